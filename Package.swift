@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One folder per stage, C only in the two shim targets (CCurl, CCodecs).
+// GalleryImaging (codecs, scaler, cache) and GalleryTransfer (libcurl engine) stand alone;
+// GalleryKit joins them into the pipeline and the gallery writer; fetch-gallery is a thin CLI.
+let package = Package(
+    name: "fetch-gallery",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GalleryKit", targets: ["GalleryKit"]),
+        .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
+        .library(name: "GalleryTransfer", targets: ["GalleryTransfer"]),
+        .executable(name: "fetch-gallery", targets: ["fetch-gallery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libcurl, with typed wrappers for the variadic curl_easy_setopt / curl_multi_setopt.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Our own C: every libjpeg / libpng call that may longjmp runs inside a C function
+        // that owns the setjmp, so no longjmp ever crosses a Swift frame.
+        .target(
+            name: "CCodecs",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        .target(name: "GalleryImaging", dependencies: ["CCodecs"]),
+        .target(name: "GalleryTransfer", dependencies: ["CCurl"]),
+        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer"]),
+        .executableTarget(
+            name: "fetch-gallery",
+            dependencies: [
+                "GalleryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Test-only helpers: the fault server, the nginx harness, corpus paths.
+        .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging"]),
+        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"]),
+        .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport"]),
+    ]
+)

@@ -1,0 +1,2 @@
+#include "ccodecs.h"
+int fg_codecs_version(void) { return 1; }

@@ -1,0 +1,2 @@
+@_exported import GalleryImaging
+@_exported import GalleryTransfer
