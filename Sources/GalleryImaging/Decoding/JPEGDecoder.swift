@@ -73,7 +73,10 @@ enum JPEGDecoder {
     }
 
     /// The largest of 1/8, 1/4, 1/2 whose output (as libjpeg computes it) still covers `minimum`.
+    /// A full-size target always decodes at 1/1: a 1x1 image reduced "to 1x1" would be a different
+    /// (DC-only) image.
     static func chooseDenominator(_ session: Session, minimum: (width: Int, height: Int)) throws(DecodeError) -> Int {
+        guard minimum.width < Int(session.header.width) || minimum.height < Int(session.header.height) else { return 1 }
         for denominator in [8, 4, 2] {
             var w: UInt32 = 0, h: UInt32 = 0
             let status = fg_jpeg_output_size(session.ctx, Int32(denominator), &w, &h)

@@ -79,6 +79,7 @@ enum PNGDecoder {
     /// The widest Adam7 grid stride (8 after pass 1, 4 after passes 1-3, 2 after passes 1-5) whose
     /// grid, ceil(size / stride), still covers `minimum`; 1 means a full decode.
     static func passStride(sourceWidth: Int, sourceHeight: Int, minimum: (width: Int, height: Int)) -> Int {
+        guard minimum.width < sourceWidth || minimum.height < sourceHeight else { return 1 }
         for stride in [8, 4, 2] {
             let w = (sourceWidth + stride - 1) / stride, h = (sourceHeight + stride - 1) / stride
             if w >= minimum.width && h >= minimum.height { return stride }
