@@ -3,19 +3,26 @@
 
 #include <string.h>
 
-// True once every component's DC coefficient has all its bits (no successive-approximation
-// refinement pending). coef_bits[c][0] is -1 before any DC scan and Al after one.
-static int dc_complete(const struct jpeg_decompress_struct *ci) {
+// True once every coefficient the 1/8 output depends on has all its bits. coef_bits[c][k] (k in
+// zigzag order) is -1 before any scan touched it and the scan's Al after; 0 means final.
+// A component decoded with a 1x1 IDCT (jpeg_idct_1x1) reads only its DC coefficient. libjpeg-turbo
+// gives subsampled chroma a larger IDCT instead of upsampling (4:2:0 chroma at 1/8 gets 2x2, which
+// reads AC coefficients), so such components must wait for all their scans.
+static int output_coefficients_complete(const struct jpeg_decompress_struct *ci) {
     if (!ci->coef_bits) return 0;
     for (int c = 0; c < ci->num_components; c++) {
-        if (ci->coef_bits[c][0] != 0) return 0;
+        const int *bits = ci->coef_bits[c];
+        int needed = ci->comp_info[c].DCT_scaled_size == 1 ? 1 : DCTSIZE2;
+        for (int k = 0; k < needed; k++) {
+            if (bits[k] != 0) return 0;
+        }
     }
     return 1;
 }
 
-// Buffered-image mode: consume scans until the DC of every component is final, then show that
-// scan. At 1/8 scale libjpeg's IDCT (jpeg_idct_1x1) reads only the DC coefficient, so the pixels
-// equal a full 1/8 decode while the AC scans (most of the file) are never entropy-decoded.
+// Buffered-image mode: consume scans until every coefficient the 1/8 output reads is final, then
+// output that scan. The pixels equal a full 1/8 decode, while the remaining scans (for greyscale
+// and 4:4:4 files every AC scan, for 4:2:0 the luma AC scans) are never entropy-decoded.
 static void consume_dc_scans(fg_jpeg *ctx) {
     struct jpeg_decompress_struct *ci = &ctx->cinfo;
     for (;;) {
@@ -23,7 +30,7 @@ static void consume_dc_scans(fg_jpeg *ctx) {
         if (rc == JPEG_SUSPENDED) fg_jpeg_fail(ctx, FG_ERR_TRUNCATED, "JPEG data ended inside a scan");
         if (rc == JPEG_REACHED_EOI) break;
         if (rc == JPEG_REACHED_SOS) fg_jpeg_check_scans(ctx);
-        if (rc == JPEG_SCAN_COMPLETED && dc_complete(ci)) break;
+        if (rc == JPEG_SCAN_COMPLETED && output_coefficients_complete(ci)) break;
     }
     jpeg_start_output(ci, ci->input_scan_number);
 }

@@ -60,7 +60,8 @@ fg_status fg_jpeg_read_header(fg_jpeg *ctx, const uint8_t *data, size_t len, con
 /// The output size at 1/scale_denom (1, 2, 4 or 8), computed by jpeg_calc_output_dimensions.
 fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_denom, uint32_t *width, uint32_t *height);
 /// Fixes the scale and starts decompression. With dc_only_ok, a progressive file at 1/8 uses the
-/// DC-only path: it stops reading scans as soon as every component's DC is complete.
+/// DC-only path: it stops reading scans as soon as every coefficient the 1/8 output reads is final
+/// (only the DC for components with a 1x1 IDCT; all of them for chroma libjpeg-turbo scales 2x2).
 fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_output *out);
 /// Writes all output rows into dst, `stride` bytes apart (at least width * channels).
 fg_status fg_jpeg_read(fg_jpeg *ctx, uint8_t *dst, size_t stride);
@@ -102,9 +103,10 @@ fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_
 void fg_free(void *p);
 
 /// Encodes 8-bit pixels with `channels` 1 (grey), 2 (grey+alpha), 3 (RGB) or 4 (RGBA) as a baseline
-/// JPEG. Alpha is flattened onto white. On success *out is malloc'd (free with fg_free).
+/// JPEG (progressive when asked). Alpha is flattened onto white. On success *out is malloc'd (free
+/// with fg_free).
 fg_status fg_jpeg_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
-                         int quality, int optimize_coding, uint8_t **out, size_t *out_len,
+                         int quality, int optimize_coding, int progressive, uint8_t **out, size_t *out_len,
                          char *message, size_t message_cap);
 
 /// Encodes 8-bit pixels (1 to 4 channels) as PNG. On success *out is malloc'd (free with fg_free).
