@@ -1,0 +1,109 @@
+import GalleryImaging
+import GalleryTestSupport
+import Testing
+
+/// The DC-only progressive JPEG path and the early Adam7 passes must give exactly the pixels of the
+/// plain path while doing less work.
+@Suite("Decoding: fast paths equal the plain paths")
+struct DecodingFastPathTests {
+    static func both(_ bytes: [UInt8], name: String, target: DecodeTarget) throws -> (fast: DecodedImage, plain: DecodedImage) {
+        let fast = try ImageDecoder.decode(bytes, name: name, options: DecodeOptions(target: target))
+        let plain = try ImageDecoder.decode(bytes, name: name, options: DecodeOptions(target: target, useFastPaths: false))
+        return (fast, plain)
+    }
+
+    @Test(arguments: ["derived/testorig-progressive.jpg", "derived/testorig-progressive-arith.jpg",
+                      "jpeg-edge/progressive3.jpg", "jpeg-edge/non-interleaved-mcu.jpg"])
+    func dcOnlyEqualsPlainOneEighth(file: String) throws {
+        let (fast, plain) = try Self.both(Corpus.bytes(file), name: file, target: .longestEdge(8))
+        #expect(fast.scaleDenominator == 8 && plain.scaleDenominator == 8)
+        #expect(fast.usedFastPath && !plain.usedFastPath)
+        #expect(DecodingFixtures.differingBytes(fast.bitmap, plain.bitmap) == 0)
+        let (fastScans, plainScans) = (try #require(fast.scansRead), try #require(plain.scansRead))
+        // Files whose chroma refinement comes last cannot stop early; they still must not read more.
+        #expect(fastScans <= plainScans, "DC-only read \(fastScans) of \(plainScans) scans")
+    }
+
+    /// Same coefficients, so the transcoded progressive file at 1/8 equals the baseline original.
+    @Test func dcOnlyEqualsBaselineOriginal() throws {
+        let target = DecodeTarget.covering(width: 29, height: 19)
+        let progressive = try ImageDecoder.decode(Corpus.bytes("derived/testorig-progressive.jpg"), name: "p",
+                                                  options: DecodeOptions(target: target))
+        let baseline = try ImageDecoder.decode(Corpus.bytes("libjpeg-turbo/testorig.jpg"), name: "b",
+                                               options: DecodeOptions(target: target))
+        #expect(progressive.usedFastPath)
+        #expect(DecodingFixtures.differingBytes(progressive.bitmap, baseline.bitmap) == 0)
+    }
+
+    /// libjpeg's standard progression (jpegtran -progressive, cjpeg -progressive, our encoder).
+    /// 4:2:0 files stop before the last luma refinement scan; greyscale and 4:4:4 files stop after
+    /// the DC scans, as the chroma of those needs no AC at 1/8.
+    @Test(arguments: ["4:2:0 jpegtran", "4:2:0 3600x2400 ours", "grey jpegtran", "4:4:4 cjpeg",
+                      "grey DC-first", "4:4:4 DC-first"])
+    func dcOnlyOnRealPhotos(kind: String) throws {
+        let bytes = switch kind {
+        case "4:2:0 jpegtran": try DecodingFixtures.progressiveLandscape()
+        case "4:2:0 3600x2400 ours": try DecodingFixtures.largePhoto(progressive: true)
+        case "grey jpegtran": try DecodingFixtures.progressiveLandscapeGrey(dcFirst: false)
+        case "4:4:4 cjpeg": try DecodingFixtures.progressiveLandscape444(dcFirst: false)
+        case "grey DC-first": try DecodingFixtures.progressiveLandscapeGrey(dcFirst: true)
+        default: try DecodingFixtures.progressiveLandscape444(dcFirst: true)
+        }
+        let (fast, plain) = try Self.both(bytes, name: kind, target: .longestEdge(200))
+        #expect(fast.scaleDenominator == 8)
+        #expect(fast.usedFastPath)
+        #expect(DecodingFixtures.differingBytes(fast.bitmap, plain.bitmap) == 0)
+        let (fastScans, plainScans) = (try #require(fast.scansRead), try #require(plain.scansRead))
+        #expect(fastScans < plainScans, "read \(fastScans) of \(plainScans) scans")
+        if kind.hasSuffix("DC-first") {
+            #expect(fastScans == 1, "only the DC scan, read \(fastScans) of \(plainScans)")
+        }
+    }
+
+    /// Baseline files and other scales never take the DC-only path.
+    @Test func dcOnlyOnlyForProgressiveAtOneEighth() throws {
+        let baseline = try ImageDecoder.decode(Corpus.bytes("libjpeg-turbo/testorig.jpg"), name: "b",
+                                               options: DecodeOptions(target: .longestEdge(8)))
+        #expect(!baseline.usedFastPath && baseline.scansRead == 1)
+        let quarter = try ImageDecoder.decode(Corpus.bytes("derived/testorig-progressive.jpg"), name: "p",
+                                              options: DecodeOptions(target: .longestEdge(40)))
+        #expect(quarter.scaleDenominator == 4 && !quarter.usedFastPath)
+    }
+
+    static let interlacedPNGs: [String] = Corpus.entries.filter { row in
+        row.expect == "ok" && row.file.hasSuffix(".png")
+            && ((try? ImageDecoder.probe(Corpus.bytes(row.file), name: row.file).isProgressive) ?? false)
+    }.map(\.file)
+
+    @Test func corpusHasInterlacedPNGs() { #expect(Self.interlacedPNGs.count >= 20) }
+
+    @Test(arguments: interlacedPNGs, [8, 4, 2])
+    func adam7EarlyPassesEqualSubsampledFullDecode(file: String, stride: Int) throws {
+        let bytes = try Corpus.bytes(file)
+        let full = try ImageDecoder.decode(bytes, name: file).bitmap
+        let grid = DecodingFixtures.subsampled(full, stride: stride)
+        guard grid.width < full.width || grid.height < full.height else { return }  // 1x1: nothing to reduce
+        // On tiny images a wider stride can give the same grid; the decoder rightly takes it.
+        let wider = stride < 8 ? DecodingFixtures.subsampled(full, stride: stride * 2) : nil
+        guard wider.map({ $0.width < grid.width || $0.height < grid.height }) ?? true else { return }
+        let early = try ImageDecoder.decode(bytes, name: file, options: DecodeOptions(
+            target: .covering(width: grid.width, height: grid.height)))
+        #expect(early.scaleDenominator == stride && early.usedFastPath)
+        #expect(DecodingFixtures.differingBytes(early.bitmap, grid) == 0)
+    }
+
+    @Test(arguments: [8, 4, 2])
+    func adam7EarlyPassesOnARealPhoto(stride: Int) throws {
+        let png = try DecodingFixtures.run("convert", [Corpus.path("exif-orientation/Landscape_1.jpg"),
+                                                       "-interlace", "PNG", "png:-"])
+        let full = try ImageDecoder.decode(png, name: "landscape.png").bitmap
+        let grid = DecodingFixtures.subsampled(full, stride: stride)
+        let early = try ImageDecoder.decode(png, name: "landscape.png",
+                                            options: DecodeOptions(target: .longestEdge(grid.width)))
+        #expect(early.scaleDenominator == stride)
+        #expect(DecodingFixtures.differingBytes(early.bitmap, grid) == 0)
+        let plain = try ImageDecoder.decode(png, name: "landscape.png",
+                                            options: DecodeOptions(target: .longestEdge(grid.width), useFastPaths: false))
+        #expect(plain.scaleDenominator == 1 && DecodingFixtures.differingBytes(plain.bitmap, full) == 0)
+    }
+}
