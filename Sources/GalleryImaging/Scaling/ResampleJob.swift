@@ -159,7 +159,9 @@ struct ResampleJob {
         for x in 0..<pixels {
             let p = acc + x * n
             let o = dst + x * n
-            let alpha = min(max(p[n - 1], 0), 255)
+            // Divide by the unclamped alpha: where Lanczos overshoots, colour and alpha overshoot
+            // together, and their ratio is the true colour.
+            let alpha = p[n - 1]
             let alphaByte = clampToByte(alpha)
             if alphaByte == 0 {
                 for c in 0..<n { o[c] = 0 }
