@@ -62,7 +62,8 @@ struct LRUList<Key: Hashable, Value> {
             statistics.insertions += 1
         }
         while statistics.totalCost > costLimit || statistics.count > countLimit, tail != -1 {
-            // The entry just stored is at the head and fits alone, so the loop stops before it.
+            // The entry just stored is at the head and fits the cost limit alone, so only a count
+            // limit of 0 ever evicts it.
             remove(slot: tail)
             statistics.evictions += 1
         }
