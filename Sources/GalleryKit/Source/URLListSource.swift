@@ -21,7 +21,9 @@ public struct URLListSource: Sendable {
     /// Parses `text`, the contents of a URL list file.
     public init(parsing text: String) {
         var seen: Set<Int> = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on `isNewline`, not "\n": Swift treats "\r\n" as one Character, so a CRLF
+        // file would otherwise come out as a single line.
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let url = PhotoSelector.webURL(line) else {
