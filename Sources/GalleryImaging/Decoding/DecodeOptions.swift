@@ -17,12 +17,8 @@ public enum DecodeTarget: Sendable, Hashable {
         case .covering(let w, let h):
             return (min(max(w, 1), width), min(max(h, 1), height))
         case .longestEdge(let edge):
-            let longest = max(width, height)
-            guard edge < longest else { return (width, height) }
-            let scale = Double(max(edge, 1)) / Double(longest)
-            let w = max(1, min(width, Int((Double(width) * scale).rounded())))
-            let h = max(1, min(height, Int((Double(height) * scale).rounded())))
-            return (w, h)
+            // The same rounding as the scaler's, so the codec never reduces below the final size.
+            return targetSize(forSourceWidth: width, height: height, longestEdge: edge)
         }
     }
 }

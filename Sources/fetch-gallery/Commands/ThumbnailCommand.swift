@@ -1,6 +1,81 @@
 import ArgumentParser
+import GalleryKit
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-struct ThumbnailCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "thumbnail", abstract: "Make thumbnails of local image files.")
-    func run() async throws { throw ExitCode(2) }
+/// `fetch-gallery thumbnail FILE... --out DIR`: thumbnails of local files, one bad file never stops the rest.
+struct ThumbnailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Make thumbnails of local JPEG and PNG files.",
+        discussion: """
+            Writes DIR/<name>.jpg for each input (DIR/<name>.png when the image has alpha), upright \
+            (EXIF orientation applied), with the longest edge --size pixels (never upscaled). \
+            A file that cannot be read prints one line on stderr naming it and the reason; the others go on.
+            Exit status: 0 when every file succeeded, 1 when any failed, 2 for a usage error.
+            """
+    )
+
+    @Argument(help: "Image files (JPEG or PNG; the format is read from the bytes, not the name).")
+    var files: [String]
+
+    @Option(name: .shortAndLong, help: "Folder for the thumbnails (created if missing).")
+    var out: String
+
+    @Option(help: "Longest edge of each thumbnail, in pixels.")
+    var size: Int = 256
+
+    @Option(help: "JPEG quality (1-100).")
+    var quality: Int = 85
+
+    @Option(help: "Files decoded at once (default: the number of cores). 1 is single-threaded.")
+    var jobs: Int = System.coreCount
+
+    @Option(help: "Refuse images with more pixels than this (a decompression-bomb guard).")
+    var maxPixels: Int = 100_000_000
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one image file") }
+        guard size > 0 else { throw ValidationError("--size must be at least 1") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be at least 1") }
+    }
+
+    func run() throws {
+        let thumbnailer = Thumbnailer(longestEdge: size, jpegQuality: quality,
+                                      decodeOptions: DecodeOptions(maxPixels: maxPixels))
+        let names = OutputNames.unique(for: files)
+        let failures = Atomic<Int>(0)
+        let outDir = out
+        let inputs = files
+        ParallelWork.run(count: inputs.count, workers: jobs) { i in
+            do {
+                let image = try thumbnailer.thumbnail(fileAt: inputs[i])
+                try AtomicFile.write(image.bytes, to: "\(outDir)/\(names[i]).\(image.fileExtension)")
+            } catch {
+                failures.add(1, ordering: .relaxed)
+                StandardError.line("fetch-gallery: \(error)")
+            }
+        }
+        if failures.load(ordering: .relaxed) > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Output base names: each input's file name without its extension, made unique by a `-2`, `-3`
+/// suffix in argument order so two inputs called `x.jpg` in different folders both survive.
+enum OutputNames {
+    static func unique(for paths: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        return paths.map { path in
+            let file = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? "image"
+            var base = file
+            if let dot = file.lastIndex(of: "."), dot != file.startIndex { base = String(file[..<dot]) }
+            let n = (seen[base] ?? 0) + 1
+            seen[base] = n
+            return n == 1 ? base : "\(base)-\(n)"
+        }
+    }
 }

@@ -1,0 +1,82 @@
+/// Turns encoded image bytes into an upright thumbnail: decode reduced in the codec (DCT scaling,
+/// DC-only progressive scans, early Adam7 passes), resample to the exact size, apply the EXIF
+/// orientation once, and encode (JPEG, or PNG when the image has alpha).
+///
+/// Orientation is applied after scaling, on the small bitmap, which is both cheaper and exactly
+/// equivalent: the scaler works on each axis independently of the other.
+public struct Thumbnailer: Sendable {
+    /// Longest edge of the thumbnail in pixels; smaller sources are never upscaled.
+    public var longestEdge: Int
+    /// JPEG quality (1...100) for images without alpha.
+    public var jpegQuality: Int
+    /// Guards and fast-path switches for the decode; its `target` is set from `longestEdge`.
+    public var decodeOptions: DecodeOptions
+    /// The scaler from the codec-reduced size to the exact thumbnail size.
+    public var resampler: Resampler
+
+    public init(longestEdge: Int = 256, jpegQuality: Int = 85,
+                decodeOptions: DecodeOptions = DecodeOptions(), resampler: Resampler = .default) {
+        precondition(longestEdge > 0, "a thumbnail has at least one pixel")
+        self.longestEdge = longestEdge
+        self.jpegQuality = jpegQuality
+        self.decodeOptions = decodeOptions
+        self.resampler = resampler
+    }
+
+    /// Decodes `bytes` (named `name` in errors) and returns the upright thumbnail bitmap.
+    public func render(_ bytes: UnsafeRawBufferPointer, name: String) throws(ImagingError) -> Bitmap {
+        var options = decodeOptions
+        options.target = .longestEdge(longestEdge)
+        let decoded: DecodedImage
+        do { decoded = try ImageDecoder.decode(bytes, name: name, options: options) } catch { throw .decode(error) }
+        return render(decoded)
+    }
+
+    /// Scales an already decoded image to the thumbnail size (from its source size, in stored
+    /// orientation) and makes it upright.
+    public func render(_ decoded: DecodedImage) -> Bitmap {
+        let size = targetSize(forSourceWidth: decoded.sourceWidth, height: decoded.sourceHeight, longestEdge: longestEdge)
+        return resampler.scale(decoded.bitmap, width: size.width, height: size.height).oriented(decoded.orientation)
+    }
+
+    /// Encodes a thumbnail bitmap: PNG when it has alpha, JPEG otherwise.
+    public func encode(_ bitmap: Bitmap, name: String) throws(ImagingError) -> EncodedImage {
+        do {
+            if bitmap.format.hasAlpha {
+                return EncodedImage(bytes: try ImageEncoder.encodePNG(bitmap), format: .png)
+            }
+            return EncodedImage(bytes: try ImageEncoder.encodeJPEG(bitmap, quality: jpegQuality), format: .jpeg)
+        } catch {
+            throw .encode(name: name, error)
+        }
+    }
+
+    /// Decode, scale, orient and encode in one call.
+    public func thumbnail(_ bytes: UnsafeRawBufferPointer, name: String) throws(ImagingError) -> EncodedImage {
+        try encode(try render(bytes, name: name), name: name)
+    }
+
+    /// Reads the file at `path` and makes its thumbnail; errors name `path`.
+    public func thumbnail(fileAt path: String) throws(ImagingError) -> EncodedImage {
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path) } catch { throw .decode(error) }
+        return try thumbnail(bytes, name: path)
+    }
+
+    /// Decode, scale, orient and encode in one call.
+    public func thumbnail(_ bytes: [UInt8], name: String) throws(ImagingError) -> EncodedImage {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(ImagingError) in try thumbnail(raw, name: name) }
+        }
+        return try result.get()
+    }
+}
+
+/// Encoded image bytes and their format.
+public struct EncodedImage: Sendable, Hashable {
+    public let bytes: [UInt8]
+    public let format: ImageFormat
+
+    /// The usual file name extension for the format (`jpg`, `png`).
+    public var fileExtension: String { format == .png ? "png" : "jpg" }
+}
