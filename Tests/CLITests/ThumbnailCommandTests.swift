@@ -1,0 +1,59 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// Runs the built `fetch-gallery thumbnail` end to end: files in, thumbnails and exit status out.
+@Suite struct ThumbnailCommandTests {
+    let binary = BuiltBinary.fetchGallery
+
+    @Test("good files become thumbnails; exit 0", arguments: [1, 2])
+    func allGood(jobs: Int) throws {
+        let out = try TempDirectory()
+        let inputs = ["exif-orientation/Landscape_6.jpg", "exif-orientation/Portrait_3.jpg",
+                      "png-suite/basn6a08.png", "derived/testorig-progressive.jpg"].map(Corpus.path)
+        let result = try ProcessRunner.run(binary, ["thumbnail", "--jobs", "\(jobs)", "--out", out.path] + inputs)
+        #expect(result.exitCode == 0, "\(result.stderrText)")
+        #expect(result.stderrText.isEmpty)
+        let made = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(made == ["Landscape_6.jpg", "Portrait_3.jpg", "basn6a08.png", "testorig-progressive.jpg"])
+        let landscape = try out.read("Landscape_6.jpg")
+        #expect(landscape.starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(try out.read("basn6a08.png").starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test("a bad file prints one line naming it, the rest go on; exit 1")
+    func badFileDoesNotStopTheRest() throws {
+        let out = try TempDirectory()
+        let scratch = try TempDirectory()
+        let html = try scratch.write(Array("<!doctype html><p>not found</p>".utf8), to: "photo.jpg")
+        var half = try Corpus.bytes("exif-orientation/Landscape_1.jpg")
+        half.removeLast(half.count / 2)
+        let cut = try scratch.write(half, to: "cut.jpg")
+        let good = Corpus.path("exif-orientation/Landscape_1.jpg")
+        let result = try ProcessRunner.run(binary, ["thumbnail", "--out", out.path, html, cut, good, "/nonexistent/x.png"])
+        #expect(result.exitCode == 1)
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 3, "\(result.stderrText)")
+        #expect(lines.contains { $0.contains(html) && $0.contains("not an image") })
+        #expect(lines.contains { $0.contains(cut) && $0.contains("truncated") })
+        #expect(lines.contains { $0.contains("/nonexistent/x.png") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["Landscape_1.jpg"])
+    }
+
+    @Test("same base names in two folders both survive")
+    func uniqueNames() throws {
+        let out = try TempDirectory()
+        let a = try TempDirectory(), b = try TempDirectory()
+        let bytes = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let inputs = [try a.write(bytes, to: "x.jpg"), try b.write(bytes, to: "x.jpg")]
+        let result = try ProcessRunner.run(binary, ["thumbnail", "--out", out.path] + inputs)
+        #expect(result.exitCode == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["x-2.jpg", "x.jpg"])
+    }
+
+    @Test("usage errors exit 2", arguments: [["thumbnail", "--out", "/tmp/x"], ["thumbnail", "--out", "/tmp/x", "--size", "0", "a.jpg"]])
+    func usage(arguments: [String]) throws {
+        let result = try ProcessRunner.run(binary, arguments)
+        #expect(result.exitCode == 2, "\(result.exitCode as Any) \(result.stderrText)")
+    }
+}
