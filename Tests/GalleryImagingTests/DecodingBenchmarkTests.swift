@@ -27,4 +27,29 @@ struct DecodingBenchmarkTests {
         let perDecode = elapsed / (rounds * files.count)
         print("1/8 decode of 1800x1200 photos: \(perDecode) per decode over \(rounds * files.count) decodes (\(pixels) output bytes)")
     }
+
+    /// DC-only path against the plain 1/8 path on progressive photos.
+    @Test func dcOnlyAgainstPlain() throws {
+        let inputs: [(String, [UInt8])] = [
+            ("3600x2400 4:2:0 progressive", try DecodingFixtures.largePhoto(progressive: true)),
+            ("1800x1200 4:2:0 jpegtran -progressive", try DecodingFixtures.progressiveLandscape()),
+            ("1800x1200 grey DC-first", try DecodingFixtures.progressiveLandscapeGrey(dcFirst: true)),
+            ("1800x1200 4:4:4 DC-first", try DecodingFixtures.progressiveLandscape444(dcFirst: true)),
+        ]
+        let clock = ContinuousClock()
+        for (name, bytes) in inputs {
+            var scans = (0, 0)
+            func time(_ fast: Bool) throws -> Duration {
+                let options = DecodeOptions(target: .longestEdge(200), useFastPaths: fast)
+                return try clock.measure {
+                    for _ in 0..<10 {
+                        let image = try ImageDecoder.decode(bytes, name: name, options: options)
+                        if fast { scans.0 = image.scansRead ?? 0 } else { scans.1 = image.scansRead ?? 0 }
+                    }
+                } / 10
+            }
+            let (plain, fast) = (try time(false), try time(true))
+            print("\(name): plain \(plain) (\(scans.1) scans), DC-only \(fast) (\(scans.0) scans)")
+        }
+    }
 }
