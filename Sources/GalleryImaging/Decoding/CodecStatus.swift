@@ -34,7 +34,7 @@ extension fg_limits {
 func checkDecodedBytes(width: Int, height: Int, channels: Int, options: DecodeOptions, name: String,
                        sourceWidth: Int, sourceHeight: Int) throws(DecodeError) {
     let (bytes, overflow) = (width * channels).multipliedReportingOverflow(by: height)
-    if overflow || bytes > options.maxDecodedBytes {
+    if overflow || (options.maxDecodedBytes > 0 && bytes > options.maxDecodedBytes) {
         throw .tooLarge(name: name, width: sourceWidth, height: sourceHeight,
                         limit: "decoded bitmap \(width)x\(height)x\(channels) is over \(options.maxDecodedBytes) bytes")
     }

@@ -24,7 +24,7 @@ public enum DecodeTarget: Sendable, Hashable {
 }
 
 /// How to decode: the target size, the fast paths, and the guards that refuse hostile or absurd
-/// inputs before any pixel buffer is allocated.
+/// inputs before any pixel buffer is allocated. A guard set to 0 (or less) is off.
 public struct DecodeOptions: Sendable, Hashable {
     /// The size wanted; smaller targets let the codec skip work.
     public var target: DecodeTarget
