@@ -30,6 +30,10 @@ enum SinkStart {
 protocol BodySink: AnyObject {
     func begin(_ head: ResponseHead) -> SinkStart
     func write(_ bytes: UnsafeRawBufferPointer) -> TransferError.Reason?
+    /// Bytes held before this attempt's body (a resumed prefix), for progress.
+    var progressBase: Int64 { get }
+    /// The whole body's size when known, for progress.
+    var expectedTotal: Int64? { get }
 }
 
 /// Timing and protocol facts of one attempt, from curl_easy_getinfo.

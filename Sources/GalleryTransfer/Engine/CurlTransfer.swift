@@ -12,7 +12,7 @@ final class CurlTransfer: @unchecked Sendable {
     let easy: EasyHandle
     let spec: AttemptSpec
     private let sink: BodySink
-    private let onProgress: (@Sendable (Int64) -> Void)?
+    private let onProgress: (@Sendable (Int64, Int64?) -> Void)?
     let cancelled = Atomic<Bool>(false)
     var continuation: CheckedContinuation<AttemptOutcome, Never>?
 
@@ -25,7 +25,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var errorBody: [UInt8] = []
     private var lastProgressNanos: UInt64 = 0
 
-    init(spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64) -> Void)?) throws(CurlSetupError) {
+    init(spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64, Int64?) -> Void)?) throws(CurlSetupError) {
         self.spec = spec
         self.sink = sink
         self.onProgress = onProgress
@@ -139,7 +139,7 @@ final class CurlTransfer: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastProgressNanos > 50_000_000 {
                 lastProgressNanos = now
-                onProgress(bodyBytes)
+                onProgress(sink.progressBase + bodyBytes, sink.expectedTotal)
             }
         }
         return true
@@ -166,7 +166,7 @@ final class CurlTransfer: @unchecked Sendable {
             // A body shorter than the sniff window is judged on what arrived.
             if sniffPrefix != nil { _ = flushSniffed() }
         }
-        if let onProgress, bodyBytes > 0 { onProgress(bodyBytes) }
+        if let onProgress, bodyBytes > 0 { onProgress(sink.progressBase + bodyBytes, sink.expectedTotal) }
         let outcome = AttemptOutcome(
             code: code,
             curlMessage: code == CURLE_OK ? nil : (easy.errorText ?? CurlRuntime.describe(code)),

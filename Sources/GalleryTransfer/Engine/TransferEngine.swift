@@ -49,7 +49,7 @@ public final class TransferEngine: Sendable {
     }
 
     /// Runs one attempt on the multi loop. Task cancellation aborts it from libcurl's progress callback.
-    func perform(_ spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64) -> Void)?) async -> AttemptOutcome {
+    func perform(_ spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64, Int64?) -> Void)?) async -> AttemptOutcome {
         let transfer: CurlTransfer
         do {
             transfer = try CurlTransfer(spec: spec, sink: sink, onProgress: onProgress)

@@ -19,10 +19,14 @@ final class MemorySink: BodySink {
     private(set) var bytes: [UInt8] = []
     private let reserveLimit: Int64
 
+    private(set) var expectedTotal: Int64?
+    let progressBase: Int64 = 0
+
     init(reserveLimit: Int64) { self.reserveLimit = reserveLimit }
 
     func begin(_ head: ResponseHead) -> SinkStart {
         bytes.removeAll(keepingCapacity: true)
+        expectedTotal = head.contentLength
         if let n = head.contentLength, n > 0 { bytes.reserveCapacity(Int(min(n, reserveLimit))) }
         return .accept(sniff: true)
     }

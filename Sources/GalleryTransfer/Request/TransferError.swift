@@ -33,6 +33,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case decodingFailed(String)
         /// A local file operation failed (path and errno text).
         case fileSystem(path: String, message: String)
+        /// A partial download could not be continued with the server's answer (changed file, bad range); the
+        /// partial was discarded and the download asked again from the start.
+        case resumeRejected(String)
         /// The calling task was cancelled.
         case cancelled
         /// The engine was shut down.
@@ -91,6 +94,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .notAnImage(let p): return "not an image (starts with \(p))"
         case .decodingFailed(let m): return "decoding failed: \(m)"
         case .fileSystem(let path, let m): return "file error on \(path): \(m)"
+        case .resumeRejected(let why): return "resume rejected: \(why)"
         case .cancelled: return "cancelled"
         case .engineStopped: return "engine stopped"
         }
