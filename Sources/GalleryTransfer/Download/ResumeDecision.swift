@@ -97,8 +97,11 @@ public enum ResumeDecision: Sendable, Equatable {
     case notApplicable
 
     public static func decide(plan: ResumePlan, status: Int, headers: HTTPHeaders) -> ResumeDecision {
-        let validator = Validator.from(headers)
-        let length = headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        // With a Content-Encoding, Content-Length and ranges count encoded bytes, not the decoded bytes we
+        // store: the length cannot be checked on disk (libcurl checks it on the wire) and no resume is safe.
+        let encoded = headers["Content-Encoding"].map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+        let validator = encoded ? nil : Validator.from(headers)
+        let length = encoded ? nil : headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         switch status {
         case 200:
             // Either a fresh request, or If-Range did not match / the server ignores Range: start over.

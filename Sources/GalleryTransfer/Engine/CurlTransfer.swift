@@ -24,6 +24,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var sniffPrefix: [UInt8]?
     private var errorBody: [UInt8] = []
     private var lastProgressNanos: UInt64 = 0
+    private var speedWindow = SpeedWindow()
 
     init(spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64, Int64?) -> Void)?) throws(CurlSetupError) {
         self.spec = spec
@@ -150,9 +151,18 @@ final class CurlTransfer: @unchecked Sendable {
         return false
     }
 
-    fileprivate func shouldCancel() -> Bool {
+    /// Called from libcurl's progress callback, often while data flows and about once a second when idle.
+    fileprivate func shouldStop(downloaded: Int64) -> Bool {
         if cancelled.load(ordering: .relaxed) {
             _ = abort(.cancelled)
+            return true
+        }
+        // Our own low-speed check: libcurl's averages the last ~5 s, so a stall after a fast start takes
+        // window + 5 s to notice; this one measures the configured window itself.
+        if spec.lowSpeedLimit > 0, spec.lowSpeedSeconds > 0,
+           speedWindow.isTooSlow(bytes: downloaded, now: DispatchTime.now().uptimeNanoseconds,
+                                 limit: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds) {
+            _ = abort(.tooSlow(bytesPerSecond: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds))
             return true
         }
         return false
@@ -199,7 +209,28 @@ private let curlHeaderCallback: curl_write_callback = { ptr, size, count, user i
     return t.onHeaderLine(line) ? n : 0
 }
 
-private let curlProgressCallback: curl_xferinfo_callback = { user, _, _, _, _ in
+private let curlProgressCallback: curl_xferinfo_callback = { user, _, downloaded, _, _ in
     let t = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-    return t.shouldCancel() ? 1 : 0
+    return t.shouldStop(downloaded: Int64(downloaded)) ? 1 : 0
+}
+
+/// Tumbling windows of `seconds`: at the end of each, fewer than `limit * seconds` new bytes means too slow.
+/// Waiting for the response head counts, so a server that never answers is caught too.
+struct SpeedWindow {
+    private var start: UInt64 = 0
+    private var bytesAtStart: Int64 = 0
+
+    mutating func isTooSlow(bytes: Int64, now: UInt64, limit: Int, seconds: Int) -> Bool {
+        if start == 0 {
+            start = now
+            bytesAtStart = bytes
+            return false
+        }
+        let elapsed = Double(now - start) / 1e9
+        guard elapsed >= Double(seconds) else { return false }
+        let rate = Double(bytes - bytesAtStart) / elapsed
+        start = now
+        bytesAtStart = bytes
+        return rate < Double(limit)
+    }
 }

@@ -103,8 +103,9 @@ final class MultiLoop: Sendable {
                     t.finish(code)
                 }
             }
-            // Sleeps until socket activity, libcurl's next timer, a wakeup, or 1 s at most.
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Sleeps until socket activity, libcurl's next timer, a wakeup, or 250 ms at most (so the
+            // progress callbacks, which carry cancellation and our low-speed check, run even when idle).
+            curl_multi_poll(multi, nil, 0, active.isEmpty ? 1000 : 250, nil)
         }
         curl_multi_cleanup(multi)
         curl_share_cleanup(handles.share)
