@@ -110,7 +110,12 @@ public final class ProcessRunner: Sendable {
     private func startReader(_ handle: FileHandle, isStdout: Bool, onOutput: OutputHandler?) {
         readers.enter()
         let thread = Thread { [self] in
-            defer { readers.leave() }
+            defer {
+                // Closed here rather than left to Pipe's deinit, which Foundation on Linux does
+                // not reach reliably: each run leaked its pipe ends until it was closed explicitly.
+                try? handle.close()
+                readers.leave()
+            }
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { return }
