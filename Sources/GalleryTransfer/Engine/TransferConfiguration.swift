@@ -17,8 +17,8 @@ public struct TransferConfiguration: Sendable {
     /// The largest body accepted, counted after Content-Encoding decoding.
     public var maxBodyBytes: Int64 = 256 * 1024 * 1024
     /// Downloads smaller than this stay in memory and are written once (no sidecar); larger ones spill to
-    /// a resumable `.part` file with a sidecar.
-    public var memoryBufferLimit = 1024 * 1024
+    /// a resumable `.part` file with a sidecar. A SIGKILL loses at most this much per running transfer.
+    public var memoryBufferLimit = 256 * 1024
     /// fsync part files, sidecars and the final file before renaming (off: a crash may lose recent bytes,
     /// but never leaves a complete-looking file that is not complete).
     public var durable = false
