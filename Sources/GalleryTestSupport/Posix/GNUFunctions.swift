@@ -9,6 +9,8 @@ enum GNUFunctions {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias Strptime = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutablePointer<tm>) -> UnsafeMutablePointer<CChar>?
 
+    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+
     nonisolated(unsafe) private static let process = dlopen(nil, RTLD_NOW)
 
     private static func symbol<T>(_ name: String, as type: T.Type) -> T {
@@ -19,5 +21,6 @@ enum GNUFunctions {
     static let accept4 = symbol("accept4", as: Accept4.self)
     static let pipe2 = symbol("pipe2", as: Pipe2.self)
     static let strptime = symbol("strptime", as: Strptime.self)
+    static let posixSpawnFileActionsAddChdir = symbol("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
 }
 #endif

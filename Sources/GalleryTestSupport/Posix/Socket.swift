@@ -51,6 +51,20 @@ enum Socket {
         return port
     }
 
+    /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
+    static func canConnect(port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = loopbackAddress(port: port)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return result == 0
+    }
+
     static func boundPort(_ fd: Int32) throws(TestSupportError) -> UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -81,6 +95,17 @@ enum Socket {
         var buffer = [UInt8](repeating: 0, count: capacity)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, capacity, 0) }
+            if count > 0 { return Array(buffer[0..<count]) }
+            if count < 0 && errno == EINTR { continue }
+            return []
+        }
+    }
+
+    /// `read(2)` counterpart of `receive` for pipes.
+    static func receiveFile(_ fd: Int32, capacity: Int = 65_536) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, capacity) }
             if count > 0 { return Array(buffer[0..<count]) }
             if count < 0 && errno == EINTR { continue }
             return []

@@ -1,10 +1,13 @@
 import Dispatch
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Runs a program (the built `fetch-gallery`, `curl`, ...) with arguments, extra environment and
-/// a timeout, captures its output, and lets a test signal it at a chosen moment, e.g. SIGKILL
-/// once the output shows a download is under way:
+/// Runs a program (the built `fetch-gallery`, `curl`, nginx, ...) with arguments, extra
+/// environment and a timeout, captures its output, and lets a test signal it at a chosen
+/// moment, e.g. SIGKILL once the output shows a download is under way:
 ///
 /// ```swift
 /// let runner = try ProcessRunner(binary, ["download", url]) { output, runner in
@@ -12,6 +15,8 @@ import Synchronization
 /// }
 /// let result = runner.wait(timeout: 30)
 /// ```
+///
+/// The child starts with no blocked signals (see `Spawn`), stdin on /dev/null.
 public final class ProcessRunner: Sendable {
     /// A chunk the child wrote, as it arrived.
     public enum Output: Sendable {
@@ -21,15 +26,15 @@ public final class ProcessRunner: Sendable {
 
     public typealias OutputHandler = @Sendable (_ output: Output, _ runner: ProcessRunner) -> Void
 
-    private struct Captured {
+    private struct State {
         var stdout = Data()
         var stderr = Data()
         var timedOut = false
+        /// Set once the child is reaped; from then on its pid may be reused, so no more signals.
+        var exit: (status: Int32, signal: Int32?)?
     }
 
-    // Foundation's Process is not Sendable; it is only touched under this lock.
-    private let process: Mutex<Process>
-    private let captured = Mutex(Captured())
+    private let state = Mutex(State())
     private let exited = DispatchSemaphore(value: 0)
     private let readers = DispatchGroup()
     private let started = Date()
@@ -43,27 +48,19 @@ public final class ProcessRunner: Sendable {
         currentDirectory: String? = nil, onOutput: OutputHandler? = nil
     ) throws(TestSupportError) {
         let path = try Self.resolve(executable)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: path)
-        child.arguments = arguments
-        child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        if let currentDirectory { child.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        child.standardOutput = stdoutPipe
-        child.standardError = stderrPipe
-        child.standardInput = FileHandle.nullDevice
-        let exited = self.exited
-        child.terminationHandler = { _ in exited.signal() }
-        do {
-            try child.run()
-        } catch {
-            throw .launchFailed(executable: path, reason: "\(error)")
+        let child = try Spawn.start(
+            path: path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            currentDirectory: currentDirectory)
+        pid = child.pid
+        startReader(child.stdoutFD, isStdout: true, onOutput: onOutput)
+        startReader(child.stderrFD, isStdout: false, onOutput: onOutput)
+        let reaper = Thread { [self] in
+            let exit = Spawn.wait(pid: pid)
+            state.withLock { $0.exit = exit }
+            exited.signal()
         }
-        pid = child.processIdentifier
-        process = Mutex(child)
-        startReader(stdoutPipe.fileHandleForReading, isStdout: true, onOutput: onOutput)
-        startReader(stderrPipe.fileHandleForReading, isStdout: false, onOutput: onOutput)
+        reaper.start()
     }
 
     /// Runs to completion and returns the result (killed after `timeout` seconds).
@@ -75,54 +72,55 @@ public final class ProcessRunner: Sendable {
             .wait(timeout: timeout)
     }
 
-    /// Sends a signal (SIGINT, SIGTERM, SIGKILL, ...) if the child is still running.
+    /// Sends a signal (SIGINT, SIGTERM, SIGKILL, ...) if the child has not exited yet.
     public func send(_ signal: Int32) {
-        process.withLock { child in
-            if child.isRunning { kill(child.processIdentifier, signal) }
+        state.withLock { state in
+            if state.exit == nil { kill(pid, signal) }
         }
     }
 
+    /// Whether the child has already exited.
+    public var hasExited: Bool { state.withLock { $0.exit != nil } }
+
     /// Everything written to stdout so far.
-    public var stdoutText: String { captured.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    public var stdoutText: String { state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
     /// Everything written to stderr so far.
-    public var stderrText: String { captured.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    public var stderrText: String { state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
     /// Waits for the child to exit, SIGKILLing it after `timeout` seconds, then for its output
-    /// to be drained.
+    /// to be drained. Can be called again; later calls return at once.
     public func wait(timeout: Double = 60) -> ProcessResult {
         if exited.wait(timeout: .now() + timeout) == .timedOut {
-            captured.withLock { $0.timedOut = true }
+            state.withLock { $0.timedOut = true }
             send(SIGKILL)
             exited.wait()
         }
-        exited.signal()  // let a second wait() return at once
+        exited.signal()  // let a later wait() return at once
         // A grandchild could hold the pipes open forever; do not let that hang the test.
         _ = readers.wait(timeout: .now() + 5)
-        let (status, reason) = process.withLock { ($0.terminationStatus, $0.terminationReason) }
-        return captured.withLock { output in
-            ProcessResult(
-                status: status, signal: reason == .uncaughtSignal ? status : nil,
-                stdout: output.stdout, stderr: output.stderr, timedOut: output.timedOut,
-                duration: Date().timeIntervalSince(started))
+        return state.withLock { state in
+            let exit = state.exit ?? (-1, nil)
+            return ProcessResult(
+                status: exit.status, signal: exit.signal, stdout: state.stdout, stderr: state.stderr,
+                timedOut: state.timedOut, duration: Date().timeIntervalSince(started))
         }
     }
 
-    private func startReader(_ handle: FileHandle, isStdout: Bool, onOutput: OutputHandler?) {
+    private func startReader(_ fd: Int32, isStdout: Bool, onOutput: OutputHandler?) {
         readers.enter()
         let thread = Thread { [self] in
             defer {
-                // Closed here rather than left to Pipe's deinit, which Foundation on Linux does
-                // not reach reliably: each run leaked its pipe ends until it was closed explicitly.
-                try? handle.close()
+                close(fd)
                 readers.leave()
             }
             while true {
-                let chunk = handle.availableData
+                let chunk = Socket.receiveFile(fd)
                 if chunk.isEmpty { return }
-                captured.withLock {
-                    if isStdout { $0.stdout += chunk } else { $0.stderr += chunk }
+                let data = Data(chunk)
+                state.withLock {
+                    if isStdout { $0.stdout += data } else { $0.stderr += data }
                 }
-                onOutput?(isStdout ? .stdout(chunk) : .stderr(chunk), self)
+                onOutput?(isStdout ? .stdout(data) : .stderr(data), self)
             }
         }
         thread.start()

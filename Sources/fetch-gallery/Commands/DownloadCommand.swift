@@ -1,6 +1,66 @@
 import ArgumentParser
+import Foundation
+import GalleryKit
 
+extension ProgressMode: ExpressibleByArgument {}
+
+/// `fetch-gallery download --urls FILE --out DIR`: fetch every listed URL into DIR, resuming partials.
 struct DownloadCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "download", abstract: "Download every URL listed in a file.")
-    func run() async throws { throw ExitCode(2) }
+    static let configuration = CommandConfiguration(
+        commandName: "download",
+        abstract: "Download every URL listed in a file.",
+        discussion: "Each URL is saved as DIR/<last path component> (sanitised, made unique). Partial files from an "
+            + "earlier run are resumed; files already complete are skipped. Exit status 1 if any download failed.")
+
+    @Option(help: "File with one URL per line (blank lines and #comments skipped).") var urls: String
+    @Option(help: "Folder to write into (created if missing).") var out: String
+    @Option(help: "Transfers at once.") var jobs = 16
+    @Option(name: .customLong("per-host"), help: "Transfers at once per host.") var perHost = 6
+    @Option(help: "Progress display: auto, tty, plain, json, none.") var progress: ProgressMode = .auto
+    @Flag(help: "Print errors only.") var quiet = false
+    @Flag(name: .customLong("expect-images"), help: "Reject bodies that are not JPEG/PNG/GIF/WebP.") var expectImages = false
+    @Flag(help: "fsync every file before publishing it.") var durable = false
+    @Option(help: "Seconds one file may take across all its attempts.") var deadline: Double = 300
+    @Option(name: .customLong("max-attempts"), help: "Attempts per file, including the first.") var maxAttempts = 5
+
+    func validate() throws {
+        guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
+        guard maxAttempts >= 1, deadline > 0 else { throw ValidationError("--max-attempts and --deadline must be positive") }
+    }
+
+    func run() async throws {
+        guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
+            throw ValidationError("cannot read URL list \(urls)")
+        }
+        do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
+            throw ValidationError("cannot create \(out): \(error.localizedDescription)")
+        }
+        var namer = DestinationNamer()
+        let requests = URLList.parse(text).map { url in
+            DownloadRequest(url: url, destination: (out as NSString).appendingPathComponent(namer.name(for: url)),
+                            expectImage: expectImages)
+        }
+        let aggregate = AggregateProgress()
+        var config = TransferConfiguration()
+        config.maxConcurrentTransfers = jobs
+        config.maxConcurrentPerHost = perHost
+        config.durable = durable
+        config.deadline = deadline
+        config.retry.maxAttempts = maxAttempts
+        config.observers = [aggregate]
+        let engine = TransferEngine(configuration: config)
+        let report = BatchReport(renderer: progress.renderer(quiet: quiet), aggregate: aggregate, total: requests.count)
+
+        let ticker = Task {
+            while !Task.isCancelled {
+                report.tick()
+                try? await Task.sleep(nanoseconds: 100_000_000)
+            }
+        }
+        await engine.downloadAll(requests) { report.record($0) }
+        ticker.cancel()
+        report.finish()
+        engine.shutdown()
+        if report.failureCount > 0 { throw ExitCode(1) }
+    }
 }

@@ -1,0 +1,134 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Debian's nginx (`/usr/sbin/nginx`) serving a folder on 127.0.0.1, as a real-server
+/// counterpart to `FaultServer`: real Range / If-Range / strong ETag / 304 / 416 handling,
+/// sendfile and keep-alive, with `$body_bytes_sent` read back from its access log.
+///
+/// ```swift
+/// let nginx = try NginxServer(root: folder.path)
+/// // ... download nginx.url("/photo.jpg") twice, resuming the second time ...
+/// let log = nginx.waitForRequests(path: "/photo.jpg", count: 2)
+/// #expect(log[1].bodyBytesSent == missingBytes)
+/// ```
+///
+/// It runs in the foreground (`daemon off; master_process off;`) as a child of the test
+/// process; config, pid, logs and temp folders live in a private temp folder. `stop()` (also
+/// run by `deinit`) ends it.
+public final class NginxServer: Sendable {
+    /// Where Debian's nginx package (Scripts/bootstrap installs nginx-light) puts the binary.
+    public static let binary = "/usr/sbin/nginx"
+
+    /// The port nginx listens on.
+    public let port: Int
+    /// The folder being served.
+    public let root: String
+    /// The private folder holding nginx.conf, access.log and error.log.
+    public let directory: TempDirectory
+    private let process: ProcessRunner
+
+    /// Starts nginx serving `root` on a free port and waits (up to 10 s) until it accepts
+    /// connections. `extraServerDirectives` is pasted into the `server` block, e.g.
+    /// `"location /slow/ { limit_rate 10k; }"`. Throws `.nginxMissing` when nginx is absent.
+    public init(root: String, extraServerDirectives: String = "") throws(TestSupportError) {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw .nginxMissing(path: Self.binary)
+        }
+        self.root = root
+        directory = try TempDirectory(prefix: "nginx")
+        var lastFailure = TestSupportError.nginxDidNotStart(port: 0, reason: "not tried", log: "")
+        // The port is found by binding port 0 and closing; another process may grab it before
+        // nginx binds, so a failed start is retried on a new port.
+        for _ in 0..<3 {
+            let port = try Socket.freeLoopbackPort()
+            do {
+                process = try Self.launch(port: port, root: root, directory: directory,
+                                          extra: extraServerDirectives)
+                self.port = Int(port)
+                return
+            } catch {
+                lastFailure = error
+            }
+        }
+        throw lastFailure
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:PORT`, no trailing slash.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// `baseURL` + `path` (which should start with `/`).
+    public func url(_ path: String) -> String { baseURL + path }
+
+    /// Every access-log entry written so far, in order.
+    public func accessLog() -> [LogEntry] {
+        let text = (try? String(contentsOfFile: directory.file("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { LogEntry(line: String($0)) }
+    }
+
+    /// Access-log entries for `path`.
+    public func requests(path: String) -> [LogEntry] {
+        accessLog().filter { $0.path == path }
+    }
+
+    /// Sum of `$body_bytes_sent` over the requests for `path` logged so far.
+    public func bodyBytesSent(path: String) -> Int {
+        requests(path: path).reduce(0) { $0 + $1.bodyBytesSent }
+    }
+
+    /// nginx writes a log line only after the response is sent, so a client can finish before
+    /// its line exists; this waits (up to `timeout`) until `count` entries for `path` are logged.
+    public func waitForRequests(path: String, count: Int, timeout: Double = 5) -> [LogEntry] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var entries = requests(path: path)
+        while entries.count < count && Date() < deadline {
+            usleep(10_000)
+            entries = requests(path: path)
+        }
+        return entries
+    }
+
+    /// The error log so far (startup problems, file-not-found details).
+    public var errorLog: String {
+        (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Asks nginx to quit (SIGTERM), SIGKILLing it if it has not exited within 5 s.
+    public func stop() {
+        process.send(SIGTERM)
+        _ = process.wait(timeout: 5)
+    }
+
+    private static func launch(port: UInt16, root: String, directory: TempDirectory,
+                               extra: String) throws(TestSupportError) -> ProcessRunner {
+        let config = NginxConfig(port: port, root: root, directory: directory.path, extraServerDirectives: extra)
+        let configPath = directory.file("nginx.conf")
+        do {
+            try config.text.write(toFile: configPath, atomically: true, encoding: .utf8)
+        } catch {
+            throw .nginxDidNotStart(port: Int(port), reason: "cannot write \(configPath): \(error)", log: "")
+        }
+        // -e: the error log before the config is read, else nginx opens its built-in path.
+        let process = try ProcessRunner(
+            binary, ["-p", directory.path + "/", "-c", configPath, "-e", directory.file("error.log")])
+        // nginx writes its pid file only after binding its port, so "pid file names our child
+        // and the port answers" cannot be fooled by another process holding the port.
+        let pidPath = directory.file("nginx.pid")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let pid = (try? String(contentsOfFile: pidPath, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if pid == String(process.pid), Socket.canConnect(port: port) { return process }
+            if process.hasExited { break }
+            usleep(20_000)
+        }
+        process.send(SIGKILL)
+        let result = process.wait(timeout: 5)
+        let log = (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? ""
+        throw .nginxDidNotStart(
+            port: Int(port), reason: "exit status \(result.status), stderr: \(result.stderrText)", log: log)
+    }
+}

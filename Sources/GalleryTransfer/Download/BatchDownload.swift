@@ -1,0 +1,54 @@
+import Foundation
+
+/// The end of one item of a batch.
+public struct BatchOutcome: Sendable {
+    public var request: DownloadRequest
+    /// The download, or nil when the destination already existed and was skipped.
+    public var result: Result<DownloadResult, TransferError>?
+
+    public var isSkipped: Bool { result == nil }
+    public var error: TransferError? {
+        if case .failure(let e)? = result { return e }
+        return nil
+    }
+}
+
+extension TransferEngine {
+    /// Downloads many files with at most `window` tasks in flight (a sliding window, so memory does not grow
+    /// with the list; the engine's admission queue applies the real total and per-host limits).
+    /// A destination that already exists is complete (files are only ever published by rename once verified)
+    /// and is skipped. `onFinish` is called once per item, from any task.
+    public func downloadAll(_ requests: [DownloadRequest], window: Int? = nil,
+                            onFinish: @escaping @Sendable (BatchOutcome) -> Void) async {
+        let width = max(1, window ?? configuration.maxConcurrentTransfers * 4)
+        await withTaskGroup(of: Void.self) { group in
+            var next = 0
+            func addNext() {
+                guard next < requests.count else { return }
+                let request = requests[next]
+                next += 1
+                group.addTask {
+                    if PartFileCheck.isComplete(request.destination) {
+                        onFinish(BatchOutcome(request: request, result: nil))
+                        return
+                    }
+                    do throws(TransferError) {
+                        onFinish(BatchOutcome(request: request, result: .success(try await self.download(request))))
+                    } catch {
+                        onFinish(BatchOutcome(request: request, result: .failure(error)))
+                    }
+                }
+            }
+            for _ in 0..<width { addNext() }
+            while await group.next() != nil { addNext() }
+        }
+    }
+}
+
+/// Whether a destination is already a published (hence complete) regular file.
+enum PartFileCheck {
+    static func isComplete(_ destination: String) -> Bool {
+        var st = stat()
+        return stat(destination, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+}

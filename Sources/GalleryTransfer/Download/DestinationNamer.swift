@@ -1,0 +1,51 @@
+import Foundation
+
+/// Turns URLs into safe, unique file names inside one folder: the last path component, percent-decoded,
+/// with no `/`, no NUL, never `.`/`..` or hidden, at most 200 bytes, and `-2`, `-3`… for repeats.
+/// Deterministic for a given URL order, so a second run maps every URL to the same file (and resumes it).
+public struct DestinationNamer: Sendable {
+    private var used: Set<String> = []
+
+    public init() {}
+
+    public mutating func name(for url: String) -> String {
+        let base = Self.sanitize(Self.lastComponent(url))
+        var candidate = base
+        var n = 2
+        while used.contains(candidate) {
+            let ext = (base as NSString).pathExtension
+            let stem = (base as NSString).deletingPathExtension
+            candidate = ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
+            n += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+
+    static func lastComponent(_ url: String) -> String {
+        let path = URLComponents(string: url)?.percentEncodedPath ?? url
+        let last = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+        return last.removingPercentEncoding ?? last
+    }
+
+    static func sanitize(_ raw: String) -> String {
+        var s = raw.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\\", with: "_")
+        s = String(s.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        s = s.trimmingCharacters(in: .whitespaces)
+        // "..", "." and hidden names could escape or hide: a leading dot becomes "_".
+        while s.hasPrefix(".") { s = "_" + s.dropFirst() }
+        // Our own working files must never be a destination.
+        if s.hasSuffix(".part") || s.hasSuffix(".part.meta") || s.hasSuffix(".tmp") { s += "_" }
+        while s.utf8.count > 200 { s.removeFirst() }
+        return s.isEmpty || s.allSatisfy({ $0 == "_" }) ? "download" + s : s
+    }
+}
+
+/// The URL list format of `fetch-gallery download --urls`: one URL per line, blank lines and `#` comments skipped.
+public enum URLList {
+    public static func parse(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+}

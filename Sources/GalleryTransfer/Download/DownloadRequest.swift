@@ -1,0 +1,31 @@
+/// A file to fetch to disk.
+public struct DownloadRequest: Sendable {
+    public var url: String
+    /// The final path; `PATH.part` and `PATH.part.meta` are used beside it while downloading.
+    public var destination: String
+    public var headers: HTTPHeaders
+    /// Reject bodies that do not start with a JPEG, PNG, GIF or WebP signature (whatever Content-Type says).
+    public var expectImage: Bool
+    /// fsync before publishing; nil uses the engine configuration.
+    public var durable: Bool?
+
+    public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,
+                durable: Bool? = nil) {
+        self.url = url
+        self.destination = destination
+        self.headers = headers
+        self.expectImage = expectImage
+        self.durable = durable
+    }
+}
+
+/// A completed download.
+public struct DownloadResult: Sendable {
+    public var url: String
+    public var path: String
+    /// Size of the file written.
+    public var bytes: Int64
+    /// Bytes that came from a partial left by an earlier attempt or process.
+    public var resumedFrom: Int64
+    public var metrics: TransferMetrics
+}

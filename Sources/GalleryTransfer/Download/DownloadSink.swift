@@ -1,0 +1,147 @@
+import Foundation
+
+/// Receives a download's body on the loop thread. Small bodies stay in memory and are written once at the
+/// end (no sidecar, few syscalls); a body that outgrows `memoryLimit` spills to `NAME.part` with a sidecar
+/// so it can be resumed, even by a later process.
+final class DownloadSink: BodySink {
+    let paths: PartPaths
+    let url: String
+    let plan: ResumePlan
+    let memoryLimit: Int
+    let durable: Bool
+
+    private(set) var decision: ResumeDecision?
+    private var buffer: [UInt8] = []
+    private var file: PartFile?
+    /// Bytes of the body we hold, counting a resumed prefix on disk.
+    private(set) var held: Int64 = 0
+    private(set) var progressBase: Int64 = 0
+    private(set) var expectedTotal: Int64?
+    private var validator: Validator?
+
+    init(paths: PartPaths, url: String, plan: ResumePlan, memoryLimit: Int, durable: Bool) {
+        self.paths = paths
+        self.url = url
+        self.plan = plan
+        self.memoryLimit = memoryLimit
+        self.durable = durable
+    }
+
+    func begin(_ head: ResponseHead) -> SinkStart {
+        let d = ResumeDecision.decide(plan: plan, status: head.status, headers: head.headers)
+        decision = d
+        switch d {
+        case .writeFromStart(let expected, let validator):
+            self.validator = validator
+            expectedTotal = expected
+            if let expected, expected > memoryLimit {
+                if let reason = spill() { return .abort(reason) }
+            } else if let expected, expected > 0 {
+                buffer.reserveCapacity(Int(expected))
+            }
+            return .accept(sniff: true)
+        case .append(let offset, let expected):
+            if case .resume(_, let v) = plan { validator = v }
+            expectedTotal = expected
+            held = offset
+            progressBase = offset
+            do throws(TransferError) { file = try PartFile(path: paths.part, truncate: false, offset: offset) } catch {
+                return .abort(error.reason)
+            }
+            // Mid-file bytes have no signature; the prefix on disk was sniffed when it arrived.
+            return .accept(sniff: false)
+        case .restart(let why):
+            return .abort(.resumeRejected(why))
+        case .alreadyComplete, .notApplicable:
+            return .accept(sniff: false)
+        }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> TransferError.Reason? {
+        held += Int64(bytes.count)
+        if let file {
+            do throws(TransferError) { try file.write(bytes) } catch { return error.reason }
+            return nil
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count > memoryLimit { return spill() }
+        return nil
+    }
+
+    /// Moves the body to `NAME.part`. The part is truncated before the new sidecar is written, so a kill in
+    /// between leaves an empty part (never resumed) rather than old bytes under a new validator.
+    private func spill() -> TransferError.Reason? {
+        do throws(TransferError) {
+            let f = try PartFile(path: paths.part, truncate: true)
+            if validator != nil {
+                try paths.saveSidecar(Sidecar(url: url, validator: validator, expectedLength: expectedTotal), durable: durable)
+            } else {
+                paths.removeSidecar()
+            }
+            try f.write(buffer)
+            buffer = []
+            file = f
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    // MARK: after the attempt (back on the awaiting task; the loop no longer touches the sink)
+
+    /// Keeps what arrived for a later attempt or process when it can be resumed; otherwise discards it.
+    func keepForResume() {
+        guard validator != nil, held > 0, decision != nil else { return discard() }
+        if file == nil {
+            _ = spill()
+        }
+        file?.close()
+        file = nil
+    }
+
+    /// Deletes the partial and its sidecar.
+    func discard() {
+        file?.close()
+        file = nil
+        buffer = []
+        paths.removeAll()
+    }
+
+    /// Verifies the length and moves the complete file into place atomically.
+    func complete() throws(TransferError) -> Int64 {
+        if let expectedTotal, held != expectedTotal {
+            if held < expectedTotal {
+                keepForResume()
+                throw TransferError(url: url, reason: .truncatedBody(received: held, expected: expectedTotal))
+            }
+            discard()
+            throw TransferError(url: url, reason: .resumeRejected("received \(held) bytes, expected \(expectedTotal)"))
+        }
+        do throws(TransferError) {
+            if file == nil {
+                let f = try PartFile(path: paths.part, truncate: true)
+                try f.write(buffer)
+                file = f
+            }
+            if durable { try file?.sync() }
+            file?.close()
+            file = nil
+            try Self.publish(paths, durable: durable)
+        } catch {
+            discard()
+            var e = error
+            e.url = url
+            throw e
+        }
+        return held
+    }
+
+    /// Renames `NAME.part` to `NAME` (atomic on one filesystem) and drops the sidecar.
+    static func publish(_ paths: PartPaths, durable: Bool) throws(TransferError) {
+        guard rename(paths.part, paths.destination) == 0 else {
+            throw TransferError(url: "", reason: .fileSystem(path: paths.destination, message: String(cString: strerror(errno))))
+        }
+        paths.removeSidecar()
+        if durable { PartFile.syncDirectory(of: paths.destination) }
+    }
+}

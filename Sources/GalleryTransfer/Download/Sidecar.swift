@@ -1,0 +1,59 @@
+import Foundation
+
+/// The small JSON file beside a `.part` that makes it resumable: which URL, which version (validator) and
+/// how long the whole file is. Without it (or with a different URL) a part file is never resumed.
+public struct Sidecar: Codable, Sendable, Equatable {
+    public var url: String
+    public var validator: Validator?
+    public var expectedLength: Int64?
+
+    public init(url: String, validator: Validator?, expectedLength: Int64?) {
+        self.url = url
+        self.validator = validator
+        self.expectedLength = expectedLength
+    }
+}
+
+/// The paths used for one destination: `NAME.part` and `NAME.part.meta`.
+public struct PartPaths: Sendable, Equatable {
+    public let destination: String
+    public var part: String { destination + ".part" }
+    public var sidecar: String { destination + ".part.meta" }
+
+    public init(destination: String) { self.destination = destination }
+
+    /// Reads what an earlier attempt or process left. A missing or unreadable sidecar means "not resumable".
+    func loadLocal() -> LocalPartial? {
+        guard let data = FileManager.default.contents(atPath: sidecar) else { return nil }
+        let meta = try? JSONDecoder().decode(Sidecar.self, from: data)
+        var st = stat()
+        let size: Int64 = stat(part, &st) == 0 ? Int64(st.st_size) : 0
+        return LocalPartial(sidecar: meta, partSize: size)
+    }
+
+    /// Writes the sidecar atomically (temp file + rename) so a kill never leaves half a JSON document.
+    func saveSidecar(_ meta: Sidecar, durable: Bool) throws(TransferError) {
+        let tmp = sidecar + ".tmp"
+        do {
+            let data = try JSONEncoder().encode(meta)
+            let file = try PartFile(path: tmp, truncate: true)
+            try file.write(Array(data))
+            if durable { try file.sync() }
+            file.close()
+        } catch let e as TransferError {
+            throw e
+        } catch {
+            throw TransferError(url: meta.url, reason: .fileSystem(path: tmp, message: "\(error)"))
+        }
+        guard rename(tmp, sidecar) == 0 else {
+            throw TransferError(url: meta.url, reason: .fileSystem(path: sidecar, message: String(cString: strerror(errno))))
+        }
+    }
+
+    func removeSidecar() { unlink(sidecar) }
+
+    func removeAll() {
+        unlink(part)
+        unlink(sidecar)
+    }
+}

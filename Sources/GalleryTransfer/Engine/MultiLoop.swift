@@ -1,0 +1,119 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The one libcurl multi handle and the thread that drives it with `curl_multi_poll`.
+///
+/// Other threads only append to `pending` under the mutex and call `curl_multi_wakeup` (documented as
+/// thread-safe); every other libcurl call on the multi and share handles happens on the loop thread.
+final class MultiLoop: Sendable {
+    private struct State {
+        var pending: [CurlTransfer] = []
+        var stopping = false
+    }
+
+    /// The C handles, only dereferenced on the loop thread (wakeup aside).
+    /// `@unchecked Sendable`: raw pointers, guarded by the single-thread rule above rather than a lock.
+    private struct Handles: @unchecked Sendable {
+        let multi: UnsafeMutableRawPointer
+        let share: UnsafeMutableRawPointer
+    }
+
+    private let state = Mutex(State())
+    private let handles: Handles
+
+    init() {
+        _ = CurlRuntime.initialized
+        let multi = curl_multi_init()!
+        // Several streams over one connection where the server offers HTTP/2.
+        _ = fg_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+        // A shared DNS cache. No lock callbacks are set because only the loop thread uses it; easy handles
+        // are detached from it (on this thread) before they leave the loop.
+        let share = curl_share_init()!
+        _ = fg_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+        handles = Handles(multi: multi, share: share)
+        let thread = Thread { [self] in run() }
+        thread.name = "fetch-gallery.curl-multi"
+        thread.start()
+    }
+
+    /// The share handle to attach to new easy handles (setting it does not touch the share's data).
+    var share: UnsafeMutableRawPointer { handles.share }
+
+    /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.
+    func submit(_ transfer: CurlTransfer) {
+        let accepted = state.withLock { s in
+            if s.stopping { return false }
+            s.pending.append(transfer)
+            return true
+        }
+        if accepted {
+            curl_multi_wakeup(handles.multi)
+        } else {
+            transfer.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .engineStopped)
+        }
+    }
+
+    /// Wakes a sleeping poll so a cancellation flag is seen promptly.
+    func wakeup() { curl_multi_wakeup(handles.multi) }
+
+    /// Stops the loop: running and queued transfers end with `.engineStopped`.
+    func stop() {
+        let already = state.withLock { s in
+            defer { s.stopping = true }
+            return s.stopping
+        }
+        if !already { curl_multi_wakeup(handles.multi) }
+    }
+
+    private func run() {
+        let multi = handles.multi
+        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        while true {
+            let (incoming, stopping) = state.withLock { s in
+                defer { s.pending = [] }
+                return (s.pending, s.stopping)
+            }
+            if stopping {
+                for t in incoming { t.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .engineStopped) }
+                for (raw, t) in active {
+                    curl_multi_remove_handle(multi, raw)
+                    detach(t)
+                    t.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .engineStopped)
+                }
+                break
+            }
+            for t in incoming {
+                if (try? t.easy.set(share: handles.share)) == nil || curl_multi_add_handle(multi, t.easy.raw) != CURLM_OK {
+                    detach(t)
+                    t.finish(CURLE_FAILED_INIT)
+                } else {
+                    active[t.easy.raw] = t
+                }
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let msg = curl_multi_info_read(multi, &queued) {
+                guard msg.pointee.msg == CURLMSG_DONE, let raw = msg.pointee.easy_handle else { continue }
+                let code = msg.pointee.data.result
+                curl_multi_remove_handle(multi, raw)
+                if let t = active.removeValue(forKey: raw) {
+                    detach(t)
+                    t.finish(code)
+                }
+            }
+            // Sleeps until socket activity, libcurl's next timer, a wakeup, or 250 ms at most (so the
+            // progress callbacks, which carry cancellation and our low-speed check, run even when idle).
+            curl_multi_poll(multi, nil, 0, active.isEmpty ? 1000 : 250, nil)
+        }
+        curl_multi_cleanup(multi)
+        curl_share_cleanup(handles.share)
+    }
+
+    /// Detaching from the share here keeps every share access on this thread, even when the easy handle
+    /// is later freed by another thread.
+    private func detach(_ t: CurlTransfer) {
+        _ = fg_easy_setopt_share(t.easy.raw, nil)
+    }
+}

@@ -1,0 +1,35 @@
+import CCurl
+
+/// Maps a finished attempt to the reason it failed (nil: libcurl succeeded and our callbacks did not object).
+enum OutcomeClassifier {
+    static func failure(_ o: AttemptOutcome, maxRedirects: Int, lowSpeed: (Int, Int)) -> TransferError.Reason? {
+        if let reason = o.abortReason { return reason }
+        switch o.code {
+        case CURLE_OK:
+            return nil
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // The first URL's scheme is checked before submission, so libcurl refusing one means a redirect.
+            return .redirectRefused
+        case CURLE_URL_MALFORMAT:
+            return .invalidURL
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+            return .connectionFailed
+        case CURLE_OPERATION_TIMEDOUT:
+            // libcurl uses one code for the deadline and the low-speed limit; its message tells them apart.
+            if o.curlMessage?.contains("too slow") == true {
+                return .tooSlow(bytesPerSecond: lowSpeed.0, seconds: lowSpeed.1)
+            }
+            return .timedOut
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooManyRedirects(limit: maxRedirects)
+        case CURLE_PARTIAL_FILE:
+            return .truncatedBody(received: o.bodyBytes, expected: o.head?.contentLength)
+        case CURLE_FILESIZE_EXCEEDED:
+            return .bodyTooLarge(limit: 0, declared: o.head?.contentLength)
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .cancelled
+        default:
+            return .network(code: Int(o.code.rawValue))
+        }
+    }
+}

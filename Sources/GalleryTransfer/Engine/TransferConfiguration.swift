@@ -1,0 +1,33 @@
+/// Limits and policies of a `TransferEngine`. Defaults suit a batch of image downloads.
+public struct TransferConfiguration: Sendable {
+    /// Transfers running at once across all hosts.
+    public var maxConcurrentTransfers = 16
+    /// Transfers running at once against one host (host:port).
+    public var maxConcurrentPerHost = 6
+    /// Seconds allowed to establish a connection.
+    public var connectTimeout: Double = 10
+    /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedWindow` seconds is aborted (and retried).
+    public var lowSpeedLimit = 1024
+    public var lowSpeedWindow = 15
+    /// Seconds one transfer may take across all of its attempts and backoff waits, from its admission.
+    public var deadline: Double = 300
+    public var retry = RetryPolicy()
+    /// At most this many redirects are followed.
+    public var maxRedirects = 5
+    /// The largest body accepted, counted after Content-Encoding decoding.
+    public var maxBodyBytes: Int64 = 256 * 1024 * 1024
+    /// Downloads smaller than this stay in memory and are written once (no sidecar); larger ones spill to
+    /// a resumable `.part` file with a sidecar. A SIGKILL loses at most this much per running transfer.
+    public var memoryBufferLimit = 256 * 1024
+    /// fsync part files, sidecars and the final file before renaming (off: a crash may lose recent bytes,
+    /// but never leaves a complete-looking file that is not complete).
+    public var durable = false
+    /// Headers sent with every request unless the request sets them.
+    public var defaultHeaders: HTTPHeaders = ["Accept": "*/*"]
+    /// Sent as User-Agent; honest by default.
+    public var userAgent = CurlRuntime.userAgent
+    /// Receivers of progress and completion events.
+    public var observers: [any TransferObserver] = []
+
+    public init() {}
+}

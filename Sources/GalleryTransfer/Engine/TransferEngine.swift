@@ -1,0 +1,82 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The transfer engine: one libcurl multi handle on its own thread, an admission queue (total and per-host
+/// limits), retries with backoff, and async/await results.
+///
+/// Thread-safe: submit from any task. Requests are built with `request(_:)`, files fetched with
+/// `download(_:)`. Call `shutdown()` (or drop the last reference) to stop the loop thread.
+public final class TransferEngine: Sendable {
+    public let configuration: TransferConfiguration
+    let loop: MultiLoop
+    let gate: AdmissionGate
+    let observers: ObserverFanout
+    private let lastID = Atomic<UInt64>(0)
+
+    public init(configuration: TransferConfiguration = TransferConfiguration()) {
+        self.configuration = configuration
+        loop = MultiLoop()
+        gate = AdmissionGate(total: configuration.maxConcurrentTransfers, perHost: configuration.maxConcurrentPerHost)
+        observers = ObserverFanout(observers: configuration.observers)
+    }
+
+    deinit { loop.stop() }
+
+    /// Stops the loop thread; running transfers end with `.engineStopped`.
+    public func shutdown() { loop.stop() }
+
+    /// The most transfers that ran at once so far (admission-level, for checking limits).
+    public var peakConcurrentTransfers: Int { gate.peakRunning }
+
+    func nextID() -> TransferID {
+        TransferID(rawValue: lastID.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// The attempt spec for a request, with the attempt timeout cut to the remaining deadline.
+    func spec(for request: HTTPRequest, remaining: Double, sniffImage: Bool) -> AttemptSpec {
+        var headers = configuration.defaultHeaders
+        for (name, value) in request.headers { headers.set(name, value) }
+        return AttemptSpec(
+            url: request.url, method: request.method,
+            headers: headers.fields.map { ($0.name, $0.value) }, body: request.body,
+            userAgent: configuration.userAgent,
+            timeoutMilliseconds: Int(remaining * 1000),
+            connectTimeoutMilliseconds: Int(min(configuration.connectTimeout, remaining) * 1000),
+            lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedSeconds: configuration.lowSpeedWindow,
+            maxBodyBytes: configuration.maxBodyBytes, maxRedirects: configuration.maxRedirects,
+            sniffImage: sniffImage)
+    }
+
+    /// Runs one attempt on the multi loop. Task cancellation aborts it from libcurl's progress callback.
+    func perform(_ spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64, Int64?) -> Void)?) async -> AttemptOutcome {
+        let transfer: CurlTransfer
+        do {
+            transfer = try CurlTransfer(spec: spec, sink: sink, onProgress: onProgress)
+        } catch {
+            return AttemptOutcome(code: error.code, curlMessage: error.description, head: nil, abortReason: nil,
+                                  bodyBytes: 0, errorBody: [], effectiveURL: nil, metrics: AttemptMetrics())
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<AttemptOutcome, Never>) in
+                transfer.continuation = c
+                loop.submit(transfer)
+            }
+        } onCancel: {
+            transfer.cancelled.store(true, ordering: .relaxed)
+            loop.wakeup()
+        }
+    }
+
+    /// Turns a failed attempt into the public error.
+    func error(for outcome: AttemptOutcome, url: String, attempt: Int) -> TransferError? {
+        let lowSpeed = (configuration.lowSpeedLimit, configuration.lowSpeedWindow)
+        guard var reason = OutcomeClassifier.failure(outcome, maxRedirects: configuration.maxRedirects,
+                                                     lowSpeed: lowSpeed) else { return nil }
+        if case .bodyTooLarge(0, let declared) = reason {
+            reason = .bodyTooLarge(limit: configuration.maxBodyBytes, declared: declared)
+        }
+        return TransferError(url: url, reason: reason, status: outcome.head?.status, attempts: attempt,
+                             curlMessage: outcome.code == CURLE_OK ? nil : outcome.curlMessage)
+    }
+}

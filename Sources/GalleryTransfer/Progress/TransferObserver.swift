@@ -1,0 +1,55 @@
+/// Identifies one logical transfer (all of its attempts) in events.
+public struct TransferID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public var description: String { "#\(rawValue)" }
+}
+
+/// Progress of one transfer: bytes held so far (including a resumed prefix), the total when known.
+public struct TransferProgress: Sendable, Equatable {
+    public var id: TransferID
+    public var url: String
+    /// Bytes of the body we hold now: `resumedFrom` plus what this attempt received.
+    public var received: Int64
+    /// The full body size when the server declared it.
+    public var expected: Int64?
+    /// Bytes that were already on disk when this attempt started (0 when not resumed).
+    public var resumedFrom: Int64
+    public var attempt: Int
+}
+
+/// The summary of a finished transfer: success or the error, with its metrics.
+public struct TransferFinish: Sendable {
+    public var id: TransferID
+    public var url: String
+    public var metrics: TransferMetrics
+    public var error: TransferError?
+}
+
+/// Receives transfer events. Every method has a no-op default, so an observer implements only what it needs.
+/// Called from the engine's threads: implementations must be thread-safe and quick.
+public protocol TransferObserver: Sendable {
+    func transferDidStart(id: TransferID, url: String)
+    func transferDidProgress(_ progress: TransferProgress)
+    func transferWillRetry(id: TransferID, url: String, after error: TransferError, delay: Double)
+    func transferDidFinish(_ finish: TransferFinish)
+}
+
+extension TransferObserver {
+    public func transferDidStart(id: TransferID, url: String) {}
+    public func transferDidProgress(_ progress: TransferProgress) {}
+    public func transferWillRetry(id: TransferID, url: String, after error: TransferError, delay: Double) {}
+    public func transferDidFinish(_ finish: TransferFinish) {}
+}
+
+/// Fans one event out to many observers.
+struct ObserverFanout: Sendable {
+    let observers: [any TransferObserver]
+    var isEmpty: Bool { observers.isEmpty }
+
+    func start(_ id: TransferID, _ url: String) { for o in observers { o.transferDidStart(id: id, url: url) } }
+    func progress(_ p: TransferProgress) { for o in observers { o.transferDidProgress(p) } }
+    func retry(_ id: TransferID, _ url: String, _ e: TransferError, _ d: Double) {
+        for o in observers { o.transferWillRetry(id: id, url: url, after: e, delay: d) }
+    }
+    func finish(_ f: TransferFinish) { for o in observers { o.transferDidFinish(f) } }
+}

@@ -1,0 +1,102 @@
+/// The one error of the transfer layer: what failed (`reason`), where (`url`), after how many attempts, with the
+/// final HTTP status if one arrived and libcurl's own message (CURLOPT_ERRORBUFFER) when libcurl failed.
+public struct TransferError: Error, Sendable, CustomStringConvertible {
+    /// Why a transfer failed. Cases carry the detail a user needs to act on.
+    public enum Reason: Sendable, Equatable {
+        /// The URL could not be parsed or has no host.
+        case invalidURL
+        /// Only http and https are allowed, for the first request and every redirect.
+        case unsupportedScheme(String)
+        /// A redirect pointed at a scheme we refuse (e.g. file://).
+        case redirectRefused
+        /// More than the allowed number of redirects (a loop).
+        case tooManyRedirects(limit: Int)
+        /// Could not resolve or connect.
+        case connectionFailed
+        /// The per-transfer deadline or the connect timeout passed.
+        case timedOut
+        /// Fewer than the configured bytes per second arrived over the low-speed window.
+        case tooSlow(bytesPerSecond: Int, seconds: Int)
+        /// The body ended before its declared length (cut connection, lying Content-Length, cut chunked body).
+        case truncatedBody(received: Int64, expected: Int64?)
+        /// Some other network or protocol failure reported by libcurl.
+        case network(code: Int)
+        /// A final HTTP status outside what the caller accepts (after retries for retryable ones).
+        case httpStatus(Int)
+        /// The response's media type is not one the caller accepts.
+        case unacceptableContentType(String?)
+        /// The body (after Content-Encoding decoding) or its declared Content-Length exceeds the cap.
+        case bodyTooLarge(limit: Int64, declared: Int64?)
+        /// The caller expected an image but the first bytes are not JPEG, PNG, GIF or WebP.
+        case notAnImage(prefix: String)
+        /// The response could not be decoded as the requested type.
+        case decodingFailed(String)
+        /// A local file operation failed (path and errno text).
+        case fileSystem(path: String, message: String)
+        /// A partial download could not be continued with the server's answer (changed file, bad range); the
+        /// partial was discarded and the download asked again from the start.
+        case resumeRejected(String)
+        /// The calling task was cancelled.
+        case cancelled
+        /// The engine was shut down.
+        case engineStopped
+    }
+
+    public var url: String
+    public var reason: Reason
+    public var status: Int?
+    public var attempts: Int
+    /// libcurl's message for this failure (error buffer, else curl_easy_strerror), if libcurl failed.
+    public var curlMessage: String?
+
+    public init(url: String, reason: Reason, status: Int? = nil, attempts: Int = 1, curlMessage: String? = nil) {
+        self.url = url
+        self.reason = reason
+        self.status = status
+        self.attempts = attempts
+        self.curlMessage = curlMessage
+    }
+
+    /// Whether another attempt may succeed (connection trouble, cut bodies, timeouts, 408/429/5xx gateways).
+    public var isRetryable: Bool {
+        switch reason {
+        case .connectionFailed, .timedOut, .tooSlow, .truncatedBody, .network: return true
+        case .httpStatus(let s): return RetryPolicy.retryableStatuses.contains(s)
+        default: return false
+        }
+    }
+
+    public var description: String {
+        var text = "\(url): \(reasonText)"
+        if let status, !reasonText.contains("HTTP \(status)") { text += " (HTTP \(status))" }
+        if attempts > 1 { text += " after \(attempts) attempts" }
+        if let curlMessage, !curlMessage.isEmpty { text += " [libcurl: \(curlMessage)]" }
+        return text
+    }
+
+    /// A short human sentence for the reason.
+    public var reasonText: String {
+        switch reason {
+        case .invalidURL: return "invalid URL"
+        case .unsupportedScheme(let s): return "scheme '\(s)' not allowed (http and https only)"
+        case .redirectRefused: return "redirect to a non-http(s) URL refused"
+        case .tooManyRedirects(let n): return "more than \(n) redirects"
+        case .connectionFailed: return "could not connect"
+        case .timedOut: return "timed out"
+        case .tooSlow(let bps, let s): return "slower than \(bps) B/s for \(s) s"
+        case .truncatedBody(let r, let e):
+            return "body cut short: \(r) bytes" + (e.map { " of \($0)" } ?? "")
+        case .network(let code): return "network error (curl code \(code))"
+        case .httpStatus(let s): return "HTTP \(s)"
+        case .unacceptableContentType(let t): return "unacceptable content type \(t ?? "(none)")"
+        case .bodyTooLarge(let limit, let declared):
+            return "body larger than the \(limit)-byte cap" + (declared.map { " (declared \($0))" } ?? "")
+        case .notAnImage(let p): return "not an image (starts with \(p))"
+        case .decodingFailed(let m): return "decoding failed: \(m)"
+        case .fileSystem(let path, let m): return "file error on \(path): \(m)"
+        case .resumeRejected(let why): return "resume rejected: \(why)"
+        case .cancelled: return "cancelled"
+        case .engineStopped: return "engine stopped"
+        }
+    }
+}

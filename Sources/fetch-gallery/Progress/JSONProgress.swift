@@ -1,0 +1,45 @@
+import Foundation
+import GalleryKit
+import Synchronization
+
+/// One JSON object per line on stdout: `file` events as files finish, `progress` once a second, `done` at the end.
+final class JSONProgress: ProgressRenderer {
+    private let lastPrint = Mutex<Double>(0)
+    /// Lines from several tasks must not interleave.
+    private let output = Mutex(())
+
+    func tick(_ state: ProgressState) {
+        let now = Date().timeIntervalSinceReferenceDate
+        let due = lastPrint.withLock { last in
+            guard now - last >= 1 else { return false }
+            last = now
+            return true
+        }
+        if due { emit(event("progress", state)) }
+    }
+
+    func fileFinished(url: String, path: String, bytes: Int64, skipped: Bool, error: TransferError?) {
+        var object: [String: Any] = ["event": "file", "url": url, "path": path, "ok": error == nil, "bytes": bytes]
+        if skipped { object["skipped"] = true }
+        if let error {
+            object["error"] = error.reasonText
+            object["attempts"] = error.attempts
+            if let status = error.status { object["status"] = status }
+        }
+        emit(object)
+    }
+
+    func finish(_ state: ProgressState) { emit(event("done", state)) }
+
+    private func event(_ name: String, _ s: ProgressState) -> [String: Any] {
+        ["event": name, "files_total": s.totalFiles, "files_done": s.done, "failed": s.snapshot.failed,
+         "skipped": s.skipped, "active": s.snapshot.active, "bytes": s.snapshot.bytesReceived,
+         "bytes_resumed": s.snapshot.bytesResumed, "retries": s.snapshot.retries,
+         "elapsed": (s.elapsed * 1000).rounded() / 1000, "rate": s.rate.rounded()]
+    }
+
+    private func emit(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        output.withLock { _ in FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+    }
+}
