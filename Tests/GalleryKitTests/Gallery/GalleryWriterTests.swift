@@ -40,7 +40,9 @@ import Testing
             #expect(!html.contains("javascript:"), "\(file)")
             #expect(!html.contains("\u{0}"), "\(file)")
             // Every real tag is one we write, and none carries an event handler.
-            for tag in Self.tags(in: html) {
+            let tags = Self.tags(in: html)
+            #expect(tags.contains { $0.name == "img" && $0.attributes.contains("src") }, "\(file)")
+            for tag in tags {
                 #expect(Self.allowedTags.contains(tag.name), "\(file): <\(tag.name)>")
                 #expect(!tag.attributes.contains { $0.hasPrefix("on") }, "\(file): \(tag.attributes)")
             }
