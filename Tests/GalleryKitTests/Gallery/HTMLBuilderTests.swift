@@ -19,6 +19,12 @@ import Testing
         #expect(HTMLEscaping.escape("a\u{0}b\u{7}c\u{85}d\te\nf") == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\te\nf")
     }
 
+    @Test func bidiOverridesAreNeutralisedButRTLTextAndMarksStay() {
+        #expect(HTMLEscaping.escape("\u{202E}gpj.exe") == "\u{FFFD}gpj.exe")
+        #expect(HTMLEscaping.escape("a\u{2066}b\u{2069}c\u{202A}d") == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d")
+        #expect(HTMLEscaping.escape("שלום\u{200F} עולם\u{200E}") == "שלום\u{200F} עולם\u{200E}")
+    }
+
     @Test func trustedMarkupAndFragments() {
         let node = Node.fragment([.trusted(TrustedHTML("<br>")), .text("<br>")])
         #expect(node.render() == "<br>&lt;br&gt;")
