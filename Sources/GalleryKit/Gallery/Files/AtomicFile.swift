@@ -8,6 +8,9 @@ import Glibc
 /// on one file system, where it is atomic), then the temporary file replaces the target.
 /// Every file of the gallery folder is written through here.
 public enum AtomicFile {
+    /// How temporary files start, so a cleaner can recognise leftovers of a killed run.
+    public static let temporaryPrefix = ".fg-"
+
     /// Writes `bytes` to `path`, creating the parent directories when missing.
     ///
     /// - Parameter durable: also `fsync` the file before the rename and the directory after
@@ -16,7 +19,7 @@ public enum AtomicFile {
         let directory = (path as NSString).deletingLastPathComponent
         try POSIX.makeDirectories(directory.isEmpty ? "." : directory)
         // Not derived from the target's name: that may already be 255 bytes, the limit.
-        let temporary = (directory.isEmpty ? "" : directory + "/") + ".fg-\(getpid())-\(UInt64.random(in: 0 ... .max)).tmp"
+        let temporary = (directory.isEmpty ? "" : directory + "/") + temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0 ... .max)).tmp"
         let fd = try POSIX.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
         var closed = false
         do throws(GalleryError) {
