@@ -8,15 +8,18 @@ import Glibc
 /// on one file system, where it is atomic), then the temporary file replaces the target.
 /// Every file of the gallery folder is written through here.
 public enum AtomicFile {
+    /// How temporary files start, so a cleaner can recognise leftovers of a killed run.
+    public static let temporaryPrefix = ".fg-"
+
     /// Writes `bytes` to `path`, creating the parent directories when missing.
     ///
     /// - Parameter durable: also `fsync` the file before the rename and the directory after
     ///   it, so the new contents survive a power loss and not only a crash of this process.
     public static func write(_ bytes: some Sequence<UInt8>, to path: String, durable: Bool = false) throws(GalleryError) {
         let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
         try POSIX.makeDirectories(directory.isEmpty ? "." : directory)
-        let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp"
+        // Not derived from the target's name: that may already be 255 bytes, the limit.
+        let temporary = (directory.isEmpty ? "" : directory + "/") + temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0 ... .max)).tmp"
         let fd = try POSIX.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
         var closed = false
         do throws(GalleryError) {

@@ -10,13 +10,13 @@ enum GalleryStyle {
     .grid{list-style:none;margin:0;padding:0;display:grid;gap:var(--gap);grid-template-columns:repeat(auto-fill,minmax(200px,1fr))}
     .card{background:var(--card);border-radius:8px;overflow:hidden;display:flex;flex-direction:column}
     .card a{color:inherit;text-decoration:none}
-    .card img{display:block;width:100%;height:auto}
+    .card img{display:block;width:100%;height:auto;aspect-ratio:4/3;object-fit:cover}
     figure{margin:0}
     figcaption{padding:6px 8px;overflow-wrap:anywhere}
     .name{display:block;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
     .meta{color:var(--muted);font-size:.85rem}
     .failed{padding:8px;color:#c0392b;overflow-wrap:anywhere}
-    .photo img{max-width:100%;height:auto}
+    .photo img{max-width:100%;max-height:85vh;width:auto;height:auto}
     .description{white-space:pre-wrap;overflow-wrap:anywhere;max-width:70ch}
     .comments{padding-left:1.2em;max-width:70ch}
     .comments li{margin-bottom:.5em;white-space:pre-wrap;overflow-wrap:anywhere}

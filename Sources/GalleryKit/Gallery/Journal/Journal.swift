@@ -57,6 +57,9 @@ public final class Journal: Sendable {
             _ = Glibc.close(lockFD)
             throw .system(call: "flock", path: lockPath, errno: code)
         }
+        // A kill during compaction can leave its temporary file; with the lock held no one
+        // else can be writing one, so any left here is garbage.
+        Self.removeStaleTemporaries(in: directory)
         do throws(GalleryError) {
             replay = try JournalReplay.read(path: path)
             let fd = try POSIX.open(path, O_WRONLY | O_CREAT | O_APPEND)
@@ -140,6 +143,13 @@ public final class Journal: Sendable {
             }
         }
         try result.get()
+    }
+
+    private static func removeStaleTemporaries(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(AtomicFile.temporaryPrefix) && name.hasSuffix(".tmp") {
+            unlink(directory + "/" + name)
+        }
     }
 
     /// One record as a JSON line. JSONEncoder escapes control characters inside strings,
