@@ -140,3 +140,23 @@ import Testing
         #expect(GalleryState(replaying: state.compactedRecords) == state)
     }
 }
+
+@Suite struct JournalReadingTests {
+    @Test func missingFileIsAnEmptyJournalAndADirectoryIsATypedError() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try JournalReplay.read(path: folder.path + "/absent.jsonl").records == 0)
+        #expect(throws: GalleryError.system(call: "read", path: folder.path, errno: EISDIR)) {
+            try JournalReplay.read(path: folder.path)
+        }
+    }
+
+    @Test func metadataFromASelectedPhoto() throws {
+        let photo = Photo(id: 4, name: "n", description: "d", rating: 9.5, user: PhotoUser(username: "u", fullname: "Full Name"),
+                          width: 10, height: 20, images: [PhotoImage(size: 2048, url: "http://127.0.0.1/4.jpg")])
+        var selector = PhotoSelector(pageLimit: 1)
+        let selected = try #require(selector.add(PhotoPage(photos: [photo]), number: 1).selected.first)
+        #expect(PhotoMetadata(selected) == PhotoMetadata(id: 4, name: "n", photographer: "Full Name", rating: 9.5, description: "d",
+                                                         sourceURL: "http://127.0.0.1/4.jpg", width: 10, height: 20))
+    }
+}

@@ -38,6 +38,29 @@ enum POSIX {
         try result.get()
     }
 
+    /// The whole file at `path`, or nil when it does not exist.
+    static func readAll(_ path: String) throws(GalleryError) -> [UInt8]? {
+        let fd: Int32
+        do throws(GalleryError) {
+            fd = try open(path, O_RDONLY)
+        } catch {
+            if case .system(_, _, ENOENT) = error { return nil }
+            throw error
+        }
+        defer { _ = Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { return bytes }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(call: "read", path: path, errno: errno)
+            }
+            bytes += chunk[..<n]
+        }
+    }
+
     static func fsync(_ fd: Int32, path: String) throws(GalleryError) {
         if Glibc.fsync(fd) != 0 { throw .system(call: "fsync", path: path, errno: errno) }
     }

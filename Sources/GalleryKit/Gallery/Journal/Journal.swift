@@ -97,6 +97,7 @@ public final class Journal: Sendable {
     public func append(_ record: JournalRecord) throws(GalleryError) {
         let line = try Self.encodeLine(record, path: path)
         try withStorage { (storage: inout Storage) throws(GalleryError) in
+            guard storage.fd >= 0 else { throw .system(call: "write", path: path, errno: EBADF) }
             try POSIX.writeAll(storage.fd, line, path: path)
             if options.fsyncEachRecord { try POSIX.fsync(storage.fd, path: path) }
             storage.size += line.count
@@ -124,10 +125,11 @@ public final class Journal: Sendable {
             bytes += try Self.encodeLine(record, path: path)
         }
         try AtomicFile.write(bytes, to: path, durable: options.fsyncEachRecord)
-        // The old descriptor points at the replaced inode; appends must go to the new file.
-        let fd = try POSIX.open(path, O_WRONLY | O_APPEND)
+        // The old descriptor points at the replaced inode; appends must go to the new file,
+        // and if it cannot be opened, to nowhere (they fail) rather than to the old inode.
         _ = Glibc.close(storage.fd)
-        storage.fd = fd
+        storage.fd = -1
+        storage.fd = try POSIX.open(path, O_WRONLY | O_APPEND)
         storage.size = bytes.count
         storage.sizeAfterCompaction = bytes.count
     }

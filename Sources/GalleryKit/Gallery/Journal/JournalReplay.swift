@@ -43,12 +43,6 @@ public struct JournalReplay: Sendable, Hashable {
 
     /// Replays the journal at `path`; a missing file is an empty journal.
     public static func read(path: String) throws(GalleryError) -> JournalReplay {
-        guard FileManager.default.fileExists(atPath: path) else { return JournalReplay(data: Data()) }
-        do {
-            return JournalReplay(data: try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
-            throw .system(call: "read", path: path, errno: code)
-        }
+        JournalReplay(data: Data(try POSIX.readAll(path) ?? []))
     }
 }
