@@ -26,7 +26,8 @@ public enum GalleryNaming {
     /// `ID-slug.EXT`, at most 255 bytes.
     public static func fileName(id: Int, name: String, extension ext: String) -> String {
         let cleanExt = sanitizedExtension(ext)
-        let head = "\(id)-"
+        // A negative id would start the name with "-", which shell tools read as an option.
+        let head = id < 0 ? "n\(id.magnitude)-" : "\(id)-"
         let tail = "." + cleanExt
         let room = maxNameBytes - head.utf8.count - tail.utf8.count
         return head + slug(name, maxLength: room) + tail

@@ -140,7 +140,8 @@ public struct PhotoImage: Sendable, Hashable, Codable {
                 Int.self, .init(codingPath: c.codingPath + [CodingKeys.size], debugDescription: "size is not a number")
             )
         }
-        url = try c.lenient(String.self, forKey: .httpsURL) ?? c.decode(String.self, forKey: .url)
+        // `url` is the field the API documents; `https_url` only stands in when it is absent.
+        url = try c.lenient(String.self, forKey: .url) ?? c.decode(String.self, forKey: .httpsURL)
     }
 
     public func encode(to encoder: any Encoder) throws {

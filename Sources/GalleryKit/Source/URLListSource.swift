@@ -21,6 +21,8 @@ public struct URLListSource: Sendable {
     /// Parses `text`, the contents of a URL list file.
     public init(parsing text: String) {
         var seen: Set<Int> = []
+        // Editors on Windows start a UTF-8 file with a byte-order mark; it is not part of the URL.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         // Split on `isNewline`, not "\n": Swift treats "\r\n" as one Character, so a CRLF
         // file would otherwise come out as a single line.
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {

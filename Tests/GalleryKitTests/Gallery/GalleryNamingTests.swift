@@ -32,6 +32,11 @@ import Testing
         }
     }
 
+    @Test func negativeIdsDoNotStartWithADash() {
+        #expect(GalleryNaming.fileName(id: -42, name: "x", extension: "jpg") == "n42-x.jpg")
+        #expect(GalleryNaming.fileName(id: Int.min, name: "x", extension: "jpg").utf8.count <= 255)
+    }
+
     @Test func longNamesAreCutToTheLimitAtAWordBoundary() {
         let long = Array(repeating: "wonderful", count: 60).joined(separator: " ")
         let file = GalleryNaming.fileName(id: Int.max, name: long, extension: "jpeg")

@@ -129,6 +129,20 @@ import Testing
         _ = first
     }
 
+    @Test func originalOnDiskChecksPresenceAndSize() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        var state = GalleryState()
+        state.apply(.seen(PhotoMetadata(id: 1, name: "a")))
+        state.apply(.original(id: 1, file: OriginalFile(path: "originals/1-a.jpg", sha256: "s", bytes: 5)))
+        #expect(state.originalOnDisk(of: 1, in: folder.path) == nil)  // not written yet
+        try AtomicFile.write("1234", to: folder.path + "/originals/1-a.jpg")
+        #expect(state.originalOnDisk(of: 1, in: folder.path) == nil)  // wrong size: truncated
+        try AtomicFile.write("12345", to: folder.path + "/originals/1-a.jpg")
+        #expect(state.originalOnDisk(of: 1, in: folder.path)?.bytes == 5)
+        #expect(state.originalOnDisk(of: 2, in: folder.path) == nil)
+    }
+
     @Test func stateRules() {
         var state = GalleryState()
         state.apply(.failed(id: 5, reason: "timeout"))

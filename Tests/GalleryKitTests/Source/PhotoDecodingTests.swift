@@ -17,7 +17,7 @@ import Testing
         let photo = try #require(page.photos.first)
         #expect(photo.id == 12345 && photo.name == "Sunset over the bay" && photo.description == "Golden hour")
         #expect(photo.rating == 97.4 && photo.user?.username == "ann" && photo.width == 4000 && photo.height == 3000)
-        #expect(photo.images == [PhotoImage(size: 4, url: "http://127.0.0.1/i/4.jpg"), PhotoImage(size: 2048, url: "https://127.0.0.1/i/2048.jpg")])
+        #expect(photo.images == [PhotoImage(size: 4, url: "http://127.0.0.1/i/4.jpg"), PhotoImage(size: 2048, url: "http://127.0.0.1/i/2048.jpg")])
     }
 
     @Test func wrongTypedAndMissingRequiredFieldsSkipOnlyThoseItems() throws {
@@ -62,6 +62,13 @@ import Testing
         {"photos":[{"id":1,"name":"x","image_url":"http://127.0.0.1/1.jpg","nsfw":\(value)}]}
         """), from: pageURL)
         #expect(page.photos.first?.nsfw == expected)
+    }
+
+    @Test func httpsURLStandsInOnlyWhenURLIsMissing() throws {
+        let page = try PhotoPage.decode(jsonData("""
+        {"photos":[{"id":1,"name":"x","images":[{"size":4,"https_url":"https://127.0.0.1/4.jpg"},{"size":5}]}]}
+        """), from: pageURL)
+        #expect(page.photos.first?.images == [PhotoImage(size: 4, url: "https://127.0.0.1/4.jpg")])
     }
 
     @Test func imageURLArrayTakesTheFirst() throws {

@@ -35,6 +35,7 @@ import Testing
 
     @Test func crlfAndEmptyInput() {
         #expect(URLListSource(parsing: "").photos.isEmpty)
+        #expect(URLListSource(parsing: "\u{FEFF}http://127.0.0.1/bom.jpg\n").photos.map(\.name) == ["bom"])
         let source = URLListSource(parsing: "http://127.0.0.1/1.jpg\r\nhttp://127.0.0.1/2.jpg\r\n")
         #expect(source.photos.map(\.name) == ["1", "2"])
         #expect(source.rejected.isEmpty)

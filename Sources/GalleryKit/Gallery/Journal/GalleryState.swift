@@ -1,3 +1,5 @@
+import Glibc
+
 /// What the journal says about the run: which photos were seen, which originals and
 /// thumbnails are complete, and what failed.
 ///
@@ -31,6 +33,20 @@ public struct GalleryState: Sendable, Hashable {
 
     /// The complete original of photo `id` (with its sha256), or nil.
     public func original(of id: Int) -> OriginalFile? { entries[id]?.original }
+
+    /// The original of photo `id` when the journal has it complete and the file is still in
+    /// `folder` with the recorded size; nil otherwise, so a resumed run downloads it again.
+    ///
+    /// A size check only: cheap enough for every photo at start-up. Re-hashing against
+    /// `sha256` is the caller's choice.
+    public func originalOnDisk(of id: Int, in folder: String) -> OriginalFile? {
+        guard let original = original(of: id) else { return nil }
+        var info = stat()
+        guard stat(folder + "/" + original.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              Int(info.st_size) == original.bytes
+        else { return nil }
+        return original
+    }
 
     /// The thumbnails of photo `id` that exist, by size.
     public func thumbnails(of id: Int) -> [Int: ThumbnailFile] { entries[id]?.thumbnails ?? [:] }

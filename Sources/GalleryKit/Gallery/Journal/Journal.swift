@@ -63,11 +63,17 @@ public final class Journal: Sendable {
         do throws(GalleryError) {
             replay = try JournalReplay.read(path: path)
             let fd = try POSIX.open(path, O_WRONLY | O_CREAT | O_APPEND)
-            if replay.needsNewline {
-                // Fence off a torn line so the next record starts on a line of its own.
-                try POSIX.writeAll(fd, [UInt8(ascii: "\n")], path: path)
+            let size: Int
+            do throws(GalleryError) {
+                if replay.needsNewline {
+                    // Fence off a torn line so the next record starts on a line of its own.
+                    try POSIX.writeAll(fd, [UInt8(ascii: "\n")], path: path)
+                }
+                size = try POSIX.size(fd, path: path)
+            } catch {
+                _ = Glibc.close(fd)
+                throw error
             }
-            let size = try POSIX.size(fd, path: path)
             storage = Mutex(Storage(fd: fd, size: size, sizeAfterCompaction: 0, state: replay.state))
         } catch {
             _ = Glibc.close(lockFD)

@@ -69,6 +69,14 @@ public struct ThumbnailFile: Sendable, Hashable, Codable {
 
 /// One line of the journal. Records only ever add facts; replaying them in order rebuilds
 /// the run's `GalleryState`.
+///
+/// On disk, one JSON object per line with sorted keys, for example:
+/// ```
+/// {"photo":{"id":12345,"name":"Sunset","photographer":"ann","source_url":"http://127.0.0.1/i/12345.jpg"},"type":"seen"}
+/// {"file":{"bytes":812345,"path":"originals/12345-sunset.jpg","sha256":"9f86…"},"id":12345,"type":"original"}
+/// {"file":{"height":240,"path":"thumbs/320/12345-sunset.jpg","size":320,"width":320},"id":12345,"type":"thumbnail"}
+/// {"id":777,"reason":"HTTP 404 for http://127.0.0.1/i/777.jpg","type":"failed"}
+/// ```
 public enum JournalRecord: Sendable, Hashable, Codable {
     /// A photo was selected for the gallery. A later `seen` for the same id updates its
     /// metadata but keeps its place in the order.
