@@ -31,7 +31,9 @@ let package = Package(
         ),
         .target(name: "GalleryImaging", dependencies: ["CCodecs"]),
         .target(name: "GalleryTransfer", dependencies: ["CCurl"]),
-        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer"]),
+        // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto"]),
         .executableTarget(
             name: "fetch-gallery",
             dependencies: [

@@ -28,6 +28,11 @@ public enum ImageDecoder {
         try decode(FileBytes.read(path), name: path, options: options)
     }
 
+    /// Reads a whole file, for callers that need the bytes too (hashing, then decoding); errors name `path`.
+    public static func readFile(atPath path: String) throws(DecodeError) -> [UInt8] {
+        try FileBytes.read(path)
+    }
+
     /// The header facts (format, size, pixel format, orientation) without decoding pixels. The
     /// pixel-count guard applies; the others concern decoding.
     public static func probe(_ data: [UInt8], name: String,

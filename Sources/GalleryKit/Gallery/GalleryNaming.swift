@@ -9,9 +9,9 @@ import Foundation
 /// `12345-sunset-over-the-bay.jpg`.
 ///
 /// Folder layout, all relative to the gallery root:
-/// - `originals/ID-slug.EXT`
+/// - `photos/ID-slug.EXT`: the originals, byte for byte as the server sent them
 /// - `thumbs/SIZE/ID-slug.EXT`
-/// - `photos/ID-slug.html`
+/// - `pages/ID-slug.html`: the page per photo
 /// - `index.html`, `gallery.json`, `.fetch-gallery/journal.jsonl`
 public enum GalleryNaming {
     /// Longest file name most Linux file systems accept, in bytes.
@@ -35,7 +35,7 @@ public enum GalleryNaming {
 
     /// Path of the downloaded original.
     public static func originalPath(id: Int, name: String, extension ext: String) -> String {
-        "originals/" + fileName(id: id, name: name, extension: ext)
+        "photos/" + fileName(id: id, name: name, extension: ext)
     }
 
     /// Path of the thumbnail whose longest edge is `size` pixels.
@@ -45,7 +45,7 @@ public enum GalleryNaming {
 
     /// Path of the page showing one photo.
     public static func photoPagePath(id: Int, name: String) -> String {
-        "photos/" + fileName(id: id, name: name, extension: "html")
+        "pages/" + fileName(id: id, name: name, extension: "html")
     }
 
     /// A lower-case ASCII slug of `name`: accents folded (`é` → `e`, `ß` → `ss`), every run

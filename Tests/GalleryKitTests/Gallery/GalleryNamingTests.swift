@@ -60,6 +60,6 @@ import Testing
             }
         }
         #expect(GalleryNaming.thumbnailPath(id: 7, name: "A b", size: 640) == "thumbs/640/7-a-b.jpg")
-        #expect(GalleryNaming.photoPagePath(id: 7, name: "A b") == "photos/7-a-b.html")
+        #expect(GalleryNaming.photoPagePath(id: 7, name: "A b") == "pages/7-a-b.html")
     }
 }

@@ -32,7 +32,7 @@ import Testing
             .write(state, comments: comments)
         let files = folder.files()
         #expect(files.contains("index.html") && files.contains("gallery.json"))
-        let pages = files.filter { $0.hasPrefix("photos/") }
+        let pages = files.filter { $0.hasPrefix("pages/") }
         #expect(pages.count == Hostile.strings.count)
         for file in files where file.hasSuffix(".html") {
             let html = try folder.read(file)
@@ -89,7 +89,7 @@ import Testing
         var state = GalleryState()
         state.apply(.seen(PhotoMetadata(id: 12345, name: "Sunset over the Bay", photographer: "Ann", rating: 97.44,
                                         description: "Golden hour\nat the pier", sourceURL: "https://127.0.0.1/12345.jpg", width: 4000, height: 3000)))
-        state.apply(.original(id: 12345, file: OriginalFile(path: "originals/12345-sunset-over-the-bay.jpg", sha256: "ab", bytes: 5)))
+        state.apply(.original(id: 12345, file: OriginalFile(path: "photos/12345-sunset-over-the-bay.jpg", sha256: "ab", bytes: 5)))
         state.apply(.thumbnail(id: 12345, file: ThumbnailFile(size: 320, path: "thumbs/320/12345-sunset-over-the-bay.jpg", width: 320, height: 240)))
         state.apply(.thumbnail(id: 12345, file: ThumbnailFile(size: 640, path: "thumbs/640/12345-sunset-over-the-bay.jpg")))
         try GalleryWriter(folder: folder.path, source: "test").write(state, comments: [12345: [Comment(id: 1, body: "Wow", user: PhotoUser(username: "bob"))]])
@@ -98,12 +98,12 @@ import Testing
         #expect(index.hasPrefix("<!DOCTYPE html>"))
         #expect(index.contains("<img src=\"thumbs/320/12345-sunset-over-the-bay.jpg\" srcset=\"thumbs/320/12345-sunset-over-the-bay.jpg 320w, thumbs/640/12345-sunset-over-the-bay.jpg 640w\""))
         #expect(index.contains("loading=\"lazy\"") && index.contains("width=\"320\" height=\"240\""))
-        #expect(index.contains("href=\"photos/12345-sunset-over-the-bay.html\""))
+        #expect(index.contains("href=\"pages/12345-sunset-over-the-bay.html\""))
         #expect(index.contains("Sunset over the Bay") && index.contains("Ann") && index.contains("97.4"))
         #expect(index.contains("display:grid") && !index.contains("<script"))
 
-        let page = try folder.read("photos/12345-sunset-over-the-bay.html")
-        #expect(page.contains("src=\"../originals/12345-sunset-over-the-bay.jpg\""))
+        let page = try folder.read("pages/12345-sunset-over-the-bay.html")
+        #expect(page.contains("src=\"../photos/12345-sunset-over-the-bay.jpg\""))
         #expect(page.contains("width=\"4000\" height=\"3000\""))
         #expect(page.contains("href=\"../index.html\""))
         #expect(page.contains("href=\"https://127.0.0.1/12345.jpg\""))

@@ -16,14 +16,14 @@ import Testing
         let journal = try Journal(folder: folder, options: Journal.Options(compactionThreshold: 96 << 10))
         // Resume as a run would: first finish what the last kill interrupted.
         for id in journal.state.order where journal.state.original(of: id) == nil {
-            try journal.append(.original(id: id, file: OriginalFile(path: "originals/\(id).jpg", sha256: Self.sha(id), bytes: id)))
+            try journal.append(.original(id: id, file: OriginalFile(path: "photos/\(id).jpg", sha256: Self.sha(id), bytes: id)))
         }
         let start = journal.state.order.count
         let deadline = Date().addingTimeInterval(30)  // bounded even if the parent never kills
         var id = start
         while Date() < deadline {
             try journal.append(Self.seen(id))
-            try journal.append(.original(id: id, file: OriginalFile(path: "originals/\(id).jpg", sha256: Self.sha(id), bytes: id)))
+            try journal.append(.original(id: id, file: OriginalFile(path: "photos/\(id).jpg", sha256: Self.sha(id), bytes: id)))
             id += 1
         }
         #expect(id > start)

@@ -7,7 +7,7 @@ import Testing
         .seen(PhotoMetadata(id: 1, name: "<script>alert(1)</script>\nline two", photographer: "ann", rating: 97.5,
                             description: "nul\u{0}and\u{202E}rtl", sourceURL: "http://127.0.0.1/1.jpg", width: 4000, height: 3000)),
         .seen(PhotoMetadata(id: 2, name: "second")),
-        .original(id: 1, file: OriginalFile(path: "originals/1-x.jpg", sha256: String(repeating: "ab", count: 32), bytes: 123_456, width: 4000, height: 3000)),
+        .original(id: 1, file: OriginalFile(path: "photos/1-x.jpg", sha256: String(repeating: "ab", count: 32), bytes: 123_456, width: 4000, height: 3000)),
         .thumbnail(id: 1, file: ThumbnailFile(size: 320, path: "thumbs/320/1-x.jpg", width: 320, height: 240)),
         .failed(id: 2, reason: "HTTP 404 for http://127.0.0.1/2.jpg"),
         .thumbnail(id: 1, file: ThumbnailFile(size: 640, path: "thumbs/640/1-x.jpg", width: 640, height: 480)),
@@ -134,11 +134,11 @@ import Testing
         defer { folder.remove() }
         var state = GalleryState()
         state.apply(.seen(PhotoMetadata(id: 1, name: "a")))
-        state.apply(.original(id: 1, file: OriginalFile(path: "originals/1-a.jpg", sha256: "s", bytes: 5)))
+        state.apply(.original(id: 1, file: OriginalFile(path: "photos/1-a.jpg", sha256: "s", bytes: 5)))
         #expect(state.originalOnDisk(of: 1, in: folder.path) == nil)  // not written yet
-        try AtomicFile.write("1234", to: folder.path + "/originals/1-a.jpg")
+        try AtomicFile.write("1234", to: folder.path + "/photos/1-a.jpg")
         #expect(state.originalOnDisk(of: 1, in: folder.path) == nil)  // wrong size: truncated
-        try AtomicFile.write("12345", to: folder.path + "/originals/1-a.jpg")
+        try AtomicFile.write("12345", to: folder.path + "/photos/1-a.jpg")
         #expect(state.originalOnDisk(of: 1, in: folder.path)?.bytes == 5)
         #expect(state.originalOnDisk(of: 2, in: folder.path) == nil)
     }

@@ -1,0 +1,35 @@
+/// A counting semaphore for tasks: the page feed takes a permit for each photo it hands on and the
+/// photo gives it back when done, so the feed runs at most `permits` photos ahead of the finished
+/// ones and memory stays flat however long the run is.
+actor AsyncPermits {
+    private var available: Int
+    private var waiters: [CheckedContinuation<Bool, Never>] = []
+    private var closed = false
+
+    init(_ permits: Int) { available = max(1, permits) }
+
+    /// Waits for a permit; false when closed (the run is stopping).
+    func acquire() async -> Bool {
+        if closed { return false }
+        if available > 0 {
+            available -= 1
+            return true
+        }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if !waiters.isEmpty {
+            waiters.removeFirst().resume(returning: true)
+        } else {
+            available += 1
+        }
+    }
+
+    /// Wakes every waiter with false and refuses later requests.
+    func close() {
+        closed = true
+        for waiter in waiters { waiter.resume(returning: false) }
+        waiters.removeAll()
+    }
+}

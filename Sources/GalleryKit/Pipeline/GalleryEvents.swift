@@ -1,0 +1,38 @@
+/// What happens during a run, for progress displays and logs. Delivered from many tasks at once:
+/// observers must be thread-safe and quick.
+public enum GalleryEvent: Sendable {
+    /// A listing page arrived: how many photos it added, and how many items on it were unusable.
+    case pageFetched(page: Int, totalPages: Int?, added: Int, skippedItems: [String])
+    /// A listing page could not be read (after retries).
+    case pageFailed(page: Int, reason: String)
+    /// A photo joined the run (the total to do grows).
+    case photoQueued(id: Int, name: String)
+    /// A photo is in the gallery: `downloaded` bytes fetched this run (0 when reused from disk).
+    case photoFinished(id: Int, name: String, downloaded: Int64, thumbnailsMade: Int)
+    /// A photo failed; it is in the manifest with this reason.
+    case photoFailed(id: Int, name: String, url: String, reason: String)
+}
+
+/// Receives ``GalleryEvent``s. The CLI's progress bar is one; library users can add their own.
+public protocol GalleryObserver: Sendable {
+    func gallery(_ event: GalleryEvent)
+}
+
+/// The outcome of a run.
+public struct GalleryRunSummary: Sendable {
+    public var pagesFetched = 0
+    public var pagesFailed = 0
+    public var photosQueued = 0
+    public var photosOK = 0
+    public var photosFailed = 0
+    /// Photo bytes downloaded this run.
+    public var bytesDownloaded: Int64 = 0
+    /// Thumbnails written this run.
+    public var thumbnailsMade = 0
+    /// The run stopped early (Ctrl-C).
+    public var interrupted = false
+    /// Nothing could be read from the source at all (the first page failed, or the list was unusable).
+    public var sourceError: String?
+
+    public init() {}
+}

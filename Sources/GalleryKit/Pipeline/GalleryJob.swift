@@ -1,0 +1,52 @@
+import Foundation
+
+/// Everything one gallery run needs to know: where photos come from, where the gallery goes, and
+/// how hard to work. The transfer engine's own limits live in its `TransferConfiguration`.
+public struct GalleryJob: Sendable {
+    /// Where the photo list comes from.
+    public enum Source: Sendable, Hashable {
+        /// A 500px-style API at this base URL (e.g. `http://127.0.0.1:8080`), with an optional consumer key.
+        case api(base: URL, consumerKey: String?)
+        /// A plain list of image URLs (the text of a file, one URL per line).
+        case urlList(text: String, name: String)
+    }
+
+    public var source: Source
+    /// The gallery folder (created when missing; re-runs are incremental).
+    public var folder: String
+    /// At most this many listing pages (the API's `total_pages` may stop the run earlier).
+    public var pages: Int = 5
+    /// Photos per listing page (`rpp`).
+    public var perPage: Int = 50
+    /// Thumbnail sizes (longest edge, pixels), e.g. `[256, 512]` for high-density screens.
+    public var thumbnailSizes: [Int] = [256]
+    /// Keep photos the API marks NSFW.
+    public var includeNSFW = false
+    /// Download this image size when offered instead of the largest.
+    public var imageSize: Int?
+    /// Fetch the first page of each photo's comments for its page.
+    public var comments = false
+    /// JPEG quality of the thumbnails.
+    public var jpegQuality = 85
+    /// Threads for decoding, scaling and encoding (default: the cores).
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Decode guards (pixel count, scans, bytes).
+    public var decodeOptions = DecodeOptions()
+    /// Photos handed on ahead of the finished ones (bounds memory; about two listing pages).
+    public var lookahead = 100
+    /// How often a listing page that is not JSON is asked for again.
+    public var pageAttempts = 3
+
+    public init(source: Source, folder: String) {
+        self.source = source
+        self.folder = folder
+    }
+
+    /// The text recorded as the gallery's source in the manifest.
+    public var sourceDescription: String {
+        switch source {
+        case .api(let base, _): base.absoluteString
+        case .urlList(_, let name): name
+        }
+    }
+}

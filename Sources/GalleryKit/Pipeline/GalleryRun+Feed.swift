@@ -1,0 +1,96 @@
+import Foundation
+
+extension GalleryRun {
+    /// Hands selected photos on, page by page, fetching the next page while this one's photos are
+    /// taken; each photo waits for a permit, so the feed never runs far ahead of the downloads.
+    func feed(into feed: AsyncStream<SelectedPhoto>.Continuation) async {
+        defer { feed.finish() }
+        switch job.source {
+        case .urlList(let text, let name):
+            let list = URLListSource(parsing: text)
+            var selector = PhotoSelector(pageLimit: 1, includeNSFW: true)
+            let selection = selector.add(PhotoPage(photos: list.photos), number: 1)
+            emit(.pageFetched(page: 1, totalPages: 1, added: selection.selected.count,
+                              skippedItems: list.rejected.map { "line \($0.line): \($0.reason)" }))
+            if selection.selected.isEmpty {
+                count { $0.sourceError = "\(name): no usable http(s) image URL" }
+                return
+            }
+            count { $0.pagesFetched = 1 }
+            await hand(selection.selected, to: feed)
+        case .api(let base, let key):
+            await feedPages(base: base, key: key, into: feed)
+        }
+    }
+
+    private func feedPages(base: URL, key: String?, into feed: AsyncStream<SelectedPhoto>.Continuation) async {
+        var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize)
+        var number = 1
+        var knownTotal: Int?
+        var pending: Task<Result<PhotoPage, PipelineError>, Never>? = Task { await fetchPage(1, base: base, key: key) }
+        while let task = pending, !isStopping {
+            let result = await task.value
+            pending = nil
+            var next: Int?
+            switch result {
+            case .success(let page):
+                let selection = selector.add(page, number: number)
+                knownTotal = page.totalPages ?? knownTotal
+                next = selector.nextPage
+                count { $0.pagesFetched += 1 }
+                let skipped = page.skipped.map { "item \($0.index): \($0.reason)" }
+                emit(.pageFetched(page: number, totalPages: page.totalPages, added: selection.selected.count,
+                                  skippedItems: skipped))
+                if let next { pending = Task { await fetchPage(next, base: base, key: key) } }
+                await hand(selection.selected, to: feed)
+            case .failure(let error):
+                count { s in
+                    s.pagesFailed += 1
+                    if number == 1 { s.sourceError = error.description }
+                }
+                emit(.pageFailed(page: number, reason: error.description))
+                if number == 1 { return }  // nothing known about the source: stop (exit status 3)
+                let candidate = number + 1
+                if candidate <= job.pages, candidate <= (knownTotal ?? .max) {
+                    next = candidate
+                    pending = Task { await fetchPage(candidate, base: base, key: key) }
+                }
+            }
+            guard let next else { break }
+            number = next
+        }
+        pending?.cancel()
+    }
+
+    /// Gives photos to the consumer, one permit each; stops when the run is stopping.
+    private func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation) async {
+        for photo in photos {
+            guard await permits.acquire(), !isStopping else { return }
+            count { $0.photosQueued += 1 }
+            emit(.photoQueued(id: photo.photo.id, name: photo.photo.name))
+            feed.yield(photo)
+        }
+    }
+
+    /// One listing page. Transfer errors were already retried by the engine; a body that is not a
+    /// usable page is asked for again a few times (a proxy's error page, a half-deployed API).
+    func fetchPage(_ number: Int, base: URL, key: String?) async -> Result<PhotoPage, PipelineError> {
+        let route = PhotoAPIRoute(base: base, endpoint: .popular(page: number, perPage: job.perPage, consumerKey: key))
+        var last: PipelineError?
+        for attempt in 1...max(1, job.pageAttempts) {
+            let response: DataResponse
+            do { response = try await engine.request(route).validate().response() } catch {
+                return .failure(.transfer(error))
+            }
+            do {
+                return .success(try PhotoPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base)))
+            } catch {
+                last = .source(error)
+            }
+            if attempt < job.pageAttempts && !isStopping {
+                try? await Task.sleep(for: .milliseconds(250 << attempt))
+            }
+        }
+        return .failure(last!)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+extension GalleryRun {
+    /// One photo: reuse or download the original, then make the missing thumbnails, journaling each
+    /// step so nothing complete is done again by a later run.
+    func process(_ selected: SelectedPhoto, journal: Journal) async {
+        let photo = selected.photo
+        let url = selected.imageURL.absoluteString
+        do {
+            try journal.append(.seen(PhotoMetadata(selected)))
+        } catch {
+            return fail(photo, url: url, .gallery(error), journal: journal)
+        }
+        let state = journal.state
+        // A journaled original whose file vanished or changed size is not trusted.
+        var recorded = state.original(of: photo.id)
+        if let r = recorded, Self.fileSize(job.folder + "/" + r.path) != Int64(r.bytes) { recorded = nil }
+        let originalPath = recorded?.path
+            ?? GalleryNaming.originalPath(id: photo.id, name: photo.name, extension: Self.fileExtension(of: selected.imageURL))
+
+        var downloaded: Int64 = 0
+        if recorded == nil {
+            guard !isStopping, !Task.isCancelled else { return }
+            let destination = job.folder + "/" + originalPath
+            // Originals are only ever published by a rename after verification: one that exists is complete.
+            if Self.fileSize(destination) == nil {
+                do {
+                    let result = try await engine.download(DownloadRequest(url: url, destination: destination, expectImage: true))
+                    downloaded = result.bytes - result.resumedFrom
+                    count { $0.bytesDownloaded += downloaded }
+                } catch {
+                    if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
+                    return fail(photo, url: url, .transfer(error), journal: journal)
+                }
+            }
+        }
+
+        let thumbnails = recorded == nil ? [:] : state.thumbnails(of: photo.id)
+        let missing = job.thumbnailSizes.filter { size in
+            guard let existing = thumbnails[size] else { return true }
+            return Self.fileSize(job.folder + "/" + existing.path) == nil
+        }
+        var made = 0
+        if recorded == nil || !missing.isEmpty {
+            let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
+                                     sizes: missing, knownSHA256: recorded?.sha256,
+                                     thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, decodeOptions: job.decodeOptions),
+                                     cache: cache)
+            do {
+                let output = try await pool.run { () throws(PipelineError) in try work.run() }
+                if recorded == nil { try journal.append(.original(id: photo.id, file: output.original)) }
+                for file in output.thumbnails { try journal.append(.thumbnail(id: photo.id, file: file)) }
+                made = output.thumbnails.count
+                count { $0.thumbnailsMade += made }
+            } catch let error as PipelineError {
+                return fail(photo, url: url, error, journal: journal)
+            } catch let error as GalleryError {
+                return fail(photo, url: url, .gallery(error), journal: journal)
+            } catch {
+                return  // the pool stopped: the run is ending
+            }
+        }
+        if job.comments, case .api(let base, _) = job.source {
+            await fetchComments(of: photo.id, base: base)
+        }
+        count { $0.photosOK += 1 }
+        emit(.photoFinished(id: photo.id, name: photo.name, downloaded: downloaded, thumbnailsMade: made))
+    }
+
+    private func fail(_ photo: Photo, url: String, _ error: PipelineError, journal: Journal) {
+        try? journal.append(.failed(id: photo.id, reason: error.description))
+        count { $0.photosFailed += 1 }
+        emit(.photoFailed(id: photo.id, name: photo.name, url: url, reason: error.description))
+    }
+
+    /// The first page of a photo's comments, for its page. Comments are extras: a failure leaves them out.
+    private func fetchComments(of id: Int, base: URL) async {
+        let route = PhotoAPIRoute(base: base, endpoint: .comments(photoID: id, page: 1))
+        guard let response = try? await engine.request(route).validate().response(),
+              let page = try? CommentPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base))
+        else { return }
+        let list = page.comments
+        comments.withLock { $0[id] = list }
+    }
+
+    /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`); fixed after download if
+    /// the bytes disagree.
+    static func fileExtension(of url: URL) -> String {
+        switch url.pathExtension.lowercased() {
+        case "png": "png"
+        default: "jpg"
+        }
+    }
+
+    /// The size of a regular file, or nil when there is none.
+    static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// One run of the gallery pipeline: listing pages -> photo downloads -> thumbnails -> gallery folder,
+/// with every stage overlapping. Pages are fetched one ahead of need; each photo is a task that
+/// downloads through the ``TransferEngine`` (its own limits apply) and then thumbnails on the
+/// ``WorkerPool``; the feed runs at most ``GalleryJob/lookahead`` photos ahead of the finished
+/// ones, so memory stays flat. Progress is journaled, so a re-run (or a run after SIGKILL) picks up
+/// where this one left off, and the manifest and pages are written from the journal at the end.
+public final class GalleryRun: Sendable {
+    public let job: GalleryJob
+    let engine: TransferEngine
+    let pool: WorkerPool
+    let cache: ImageCache
+    let observers: [any GalleryObserver]
+    let permits: AsyncPermits
+    private let stopping = Atomic<Bool>(false)
+    private let summary = Mutex(GalleryRunSummary())
+    let comments = Mutex([Int: [Comment]]())
+
+    /// - Parameters:
+    ///   - cache: decoded thumbnails, keyed by content hash and size. The default is a small cache
+    ///     of this run's own, so memory does not grow with the number of photos.
+    public init(job: GalleryJob, engine: TransferEngine, cache: ImageCache = ImageCache(costLimit: 32 << 20),
+                observers: [any GalleryObserver] = []) {
+        self.job = job
+        self.engine = engine
+        self.cache = cache
+        self.observers = observers
+        pool = WorkerPool(threads: job.workers)
+        permits = AsyncPermits(job.lookahead)
+    }
+
+    deinit { pool.shutdown() }
+
+    /// Stops starting new work: no more pages or photos; running downloads are cancelled with their
+    /// partial files kept for the next run. ``run()`` then writes the gallery for what is done.
+    public func requestStop() {
+        guard !stopping.exchange(true, ordering: .relaxed) else { return }
+        let permits = self.permits
+        Task { await permits.close() }
+    }
+
+    public var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+    /// Runs the job to its end (or until ``requestStop()``) and writes `index.html`, the photo pages and
+    /// `gallery.json`. Throws only when the gallery folder itself cannot be written.
+    public func run() async throws(PipelineError) -> GalleryRunSummary {
+        let journal: Journal
+        do {
+            try POSIX.makeDirectories(job.folder)
+            journal = try Journal(folder: job.folder)
+        } catch { throw .gallery(error) }
+        let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.feed(into: feed) }
+            for await photo in photos {
+                group.addTask {
+                    await self.process(photo, journal: journal)
+                    await self.permits.release()
+                }
+            }
+            if isStopping { group.cancelAll() }
+        }
+        do {
+            try journal.compact()
+            let writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
+            try writer.write(journal.state, comments: comments.withLock { $0 })
+        } catch { throw .gallery(error) }
+        return summary.withLock { s in
+            s.interrupted = isStopping
+            return s
+        }
+    }
+
+    func emit(_ event: GalleryEvent) {
+        for observer in observers { observer.gallery(event) }
+    }
+
+    func count(_ change: (inout GalleryRunSummary) -> Void) {
+        summary.withLock { change(&$0) }
+    }
+}

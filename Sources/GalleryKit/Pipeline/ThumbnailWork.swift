@@ -1,0 +1,77 @@
+import Foundation
+
+/// The CPU part of one photo, run on the ``WorkerPool``: read the original, hash it, decode it once
+/// (reduced in the codec for the largest thumbnail), and write every missing thumbnail size.
+/// Upright thumbnails go through the decoded-image cache, keyed by the original's content hash.
+struct ThumbnailWork: Sendable {
+    var folder: String
+    /// The original, relative to the folder.
+    var originalPath: String
+    var id: Int
+    var name: String
+    var sizes: [Int]
+    /// The hash from the journal when the original was already recorded; computed otherwise.
+    var knownSHA256: String?
+    var thumbnailer: Thumbnailer
+    var cache: ImageCache
+
+    struct Output: Sendable {
+        var original: OriginalFile
+        var thumbnails: [ThumbnailFile]
+    }
+
+    func run() throws(PipelineError) -> Output {
+        let bytes: [UInt8]
+        do { bytes = try ImageDecoder.readFile(atPath: folder + "/" + originalPath) } catch {
+            throw .imaging(.decode(error))
+        }
+        let sha = knownSHA256 ?? SHA256.hex(bytes)
+        let path = try fixExtension(bytes)
+        let info: ImageInfo
+        do { info = try ImageDecoder.probe(bytes, name: path, options: thumbnailer.decodeOptions) } catch {
+            throw .imaging(.decode(error))
+        }
+        var decoded: DecodedImage?
+        var made: [ThumbnailFile] = []
+        for size in sizes.sorted(by: >) {
+            let key = ImageCacheKey(source: "sha256:" + sha, size: .longestEdge(size), options: "upright")
+            var bitmap = cache[key]
+            if bitmap == nil {
+                if decoded == nil {
+                    var options = thumbnailer.decodeOptions
+                    options.target = .longestEdge(sizes.max() ?? size)
+                    do { decoded = try ImageDecoder.decode(bytes, name: path, options: options) } catch {
+                        throw .imaging(.decode(error))
+                    }
+                }
+                var sized = thumbnailer
+                sized.longestEdge = size
+                let rendered = sized.render(decoded!)
+                cache.put(rendered, forKey: key)
+                bitmap = rendered
+            }
+            let encoded: EncodedImage
+            do { encoded = try thumbnailer.encode(bitmap!, name: path) } catch { throw .imaging(error) }
+            let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
+            do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+            made.append(ThumbnailFile(size: size, path: relative, width: bitmap!.width, height: bitmap!.height))
+        }
+        let swap = info.orientation.swapsDimensions
+        let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
+                                    width: swap ? info.height : info.width, height: swap ? info.width : info.height)
+        return Output(original: original, thumbnails: made)
+    }
+
+    /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`.
+    private func fixExtension(_ bytes: [UInt8]) throws(PipelineError) -> String {
+        guard let format = ImageFormat.sniff(bytes), format == .jpeg || format == .png else { return originalPath }
+        let wanted = format == .png ? "png" : "jpg"
+        let current = (originalPath as NSString).pathExtension.lowercased()
+        guard current != wanted && !(current == "jpeg" && wanted == "jpg") else { return originalPath }
+        let renamed = GalleryNaming.originalPath(id: id, name: name, extension: wanted)
+        guard rename(folder + "/" + originalPath, folder + "/" + renamed) == 0 else {
+            throw .gallery(.system(call: "rename", path: folder + "/" + renamed, errno: errno))
+        }
+        return renamed
+    }
+}
