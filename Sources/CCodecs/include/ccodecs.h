@@ -1,7 +1,114 @@
 #ifndef FG_CCODECS_H
 #define FG_CCODECS_H
+// The C side of the imaging codecs. libjpeg and libpng report fatal errors by longjmp; every entry
+// point below owns its own setjmp, so a longjmp never crosses a Swift frame. Swift sees only plain
+// status codes, opaque contexts and POD structs.
 #include <stddef.h>
 #include <stdint.h>
-// Placeholder; the imaging work defines the decode/encode entry points here.
-int fg_codecs_version(void);
+
+/// Outcome of a codec call. Anything but FG_OK comes with a message (fg_*_message).
+typedef enum {
+    FG_OK = 0,
+    FG_ERR_TRUNCATED = 1,    ///< the data ends before the image does
+    FG_ERR_CORRUPT = 2,      ///< malformed data
+    FG_ERR_UNSUPPORTED = 3,  ///< valid but a feature we do not decode (12-bit, lossless, ...)
+    FG_ERR_TOO_LARGE = 4,    ///< over a limit (pixels, scans, memory, libjpeg's 65500)
+    FG_ERR_NO_MEMORY = 5,    ///< an allocation failed
+    FG_ERR_USAGE = 6         ///< entry points called out of order (a bug on our side)
+} fg_status;
+
+/// Guards checked from the header before any pixel buffer exists. 0 means "no limit".
+typedef struct {
+    uint64_t max_pixels;      ///< source width * height
+    uint32_t max_scans;       ///< progressive JPEG scans
+    uint64_t max_memory;      ///< libjpeg's own working memory (cinfo->mem->max_memory_to_use)
+    int allow_truncated;      ///< treat premature end of JPEG data as a warning, not an error
+} fg_limits;
+
+// MARK: JPEG decode
+
+/// JPEG colour space as stored in the file.
+typedef enum {
+    FG_JCS_UNKNOWN = 0, FG_JCS_GRAY = 1, FG_JCS_RGB = 2, FG_JCS_YCBCR = 3, FG_JCS_CMYK = 4, FG_JCS_YCCK = 5
+} fg_jpeg_colorspace;
+
+typedef struct {
+    uint32_t width, height;     ///< as in SOF (also filled on FG_ERR_TOO_LARGE when known)
+    int components;             ///< components in the frame
+    int colorspace;             ///< fg_jpeg_colorspace
+    int adobe_transform;        ///< APP14 transform flag, -1 when there is no Adobe marker
+    int progressive;            ///< SOF2/SOF10
+    int arithmetic;             ///< SOF9/SOF10
+    int precision;              ///< sample precision in bits
+} fg_jpeg_header;
+
+typedef struct {
+    uint32_t width, height;     ///< decoded size at the chosen scale
+    int channels;               ///< 1 (grey) or 3 (RGB; CMYK is converted)
+    int dc_only;                ///< 1 when the DC-only progressive fast path will be used
+} fg_jpeg_output;
+
+typedef struct fg_jpeg fg_jpeg;
+
+fg_jpeg *fg_jpeg_create(void);
+void fg_jpeg_destroy(fg_jpeg *ctx);
+/// The last error's text (libjpeg's own message when it came from libjpeg). Never NULL.
+const char *fg_jpeg_message(const fg_jpeg *ctx);
+/// Parses the markers up to the first SOS. `data` must stay valid until fg_jpeg_destroy.
+fg_status fg_jpeg_read_header(fg_jpeg *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
+                              fg_jpeg_header *out);
+/// The output size at 1/scale_denom (1, 2, 4 or 8), computed by jpeg_calc_output_dimensions.
+fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_denom, uint32_t *width, uint32_t *height);
+/// Fixes the scale and starts decompression. With dc_only_ok, a progressive file at 1/8 uses the
+/// DC-only path: it stops reading scans as soon as every component's DC is complete.
+fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_output *out);
+/// Writes all output rows into dst, `stride` bytes apart (at least width * channels).
+fg_status fg_jpeg_read(fg_jpeg *ctx, uint8_t *dst, size_t stride);
+/// Scans the decoder consumed so far (0 before fg_jpeg_start).
+int fg_jpeg_scans_read(const fg_jpeg *ctx);
+/// Warnings libjpeg emitted (corrupt-data warnings that were tolerated).
+int fg_jpeg_warnings(const fg_jpeg *ctx);
+
+// MARK: PNG decode
+
+typedef struct {
+    uint32_t width, height;     ///< from IHDR
+    int bit_depth;              ///< IHDR bit depth
+    int color_type;             ///< IHDR colour type (PNG_COLOR_TYPE_*)
+    int interlaced;             ///< Adam7
+    int channels;               ///< output channels after expansion: 1, 2, 3 or 4 (8 bits each)
+    const uint8_t *exif;        ///< eXIf chunk payload seen before IDAT, or NULL (owned by ctx)
+    uint32_t exif_length;
+} fg_png_header;
+
+typedef struct fg_png fg_png;
+
+fg_png *fg_png_create(void);
+void fg_png_destroy(fg_png *ctx);
+const char *fg_png_message(const fg_png *ctx);
+/// Reads the signature and chunks up to the first IDAT and sets up 8-bit expansion.
+fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
+                             fg_png_header *out);
+/// Decodes the full image into dst (height rows, `stride` bytes apart).
+fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride);
+/// For an Adam7 image: reads only passes 1 (stride 8), 1-3 (stride 4) or 1-5 (stride 2) and writes the
+/// reduced grid, ceil(width/stride) x ceil(height/stride) pixels, into dst. Pixel (i, j) of the grid
+/// is source pixel (i*stride, j*stride).
+fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_t stride);
+
+// MARK: Encoders
+
+/// Frees a buffer returned by an encoder.
+void fg_free(void *p);
+
+/// Encodes 8-bit pixels with `channels` 1 (grey), 2 (grey+alpha), 3 (RGB) or 4 (RGBA) as a baseline
+/// JPEG. Alpha is flattened onto white. On success *out is malloc'd (free with fg_free).
+fg_status fg_jpeg_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
+                         int quality, int optimize_coding, uint8_t **out, size_t *out_len,
+                         char *message, size_t message_cap);
+
+/// Encodes 8-bit pixels (1 to 4 channels) as PNG. On success *out is malloc'd (free with fg_free).
+fg_status fg_png_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
+                        uint8_t **out, size_t *out_len, char *message, size_t message_cap);
+
 #endif

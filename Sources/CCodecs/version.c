@@ -1,2 +1,0 @@
-#include "ccodecs.h"
-int fg_codecs_version(void) { return 1; }

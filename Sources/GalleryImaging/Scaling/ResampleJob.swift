@@ -1,0 +1,179 @@
+/// One scaling operation: box shrink + horizontal filter row by row into a Float buffer of
+/// `width x shrunkHeight` premultiplied samples, then the vertical filter into the output bitmap.
+///
+/// Only three buffers are allocated per call (one shrunk row, the intermediate, one output row),
+/// none per pixel; the hot loops run on raw pointers with the channel count known at compile time.
+struct ResampleJob {
+    let source: Bitmap
+    let width: Int
+    let height: Int
+    let boxX: Int
+    let boxY: Int
+    let filter: ResampleFilter
+
+    func run() -> Bitmap {
+        switch source.format {
+        case .gray8: run(GrayChannels.self)
+        case .grayAlpha8: run(GrayAlphaChannels.self)
+        case .rgb8: run(RGBChannels.self)
+        case .rgba8: run(RGBAChannels.self)
+        }
+    }
+
+    private func run<C: ChannelCount>(_: C.Type) -> Bitmap {
+        let shrunkWidth = (source.width + boxX - 1) / boxX
+        let shrunkHeight = (source.height + boxY - 1) / boxY
+        let horizontal = ResampleWeights(inputSize: shrunkWidth,
+                                         inputExtent: Double(source.width) / Double(boxX),
+                                         outputSize: width, filter: filter)
+        let vertical = ResampleWeights(inputSize: shrunkHeight,
+                                       inputExtent: Double(source.height) / Double(boxY),
+                                       outputSize: height, filter: filter)
+        let rowLength = width * C.value
+        var intermediate = [Float](repeating: 0, count: rowLength * shrunkHeight)
+        var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value)
+        intermediate.withUnsafeMutableBufferPointer { inter in
+            shrunkRow.withUnsafeMutableBufferPointer { row in
+                source.withUnsafeBytes { src in
+                    let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    for sy in 0..<shrunkHeight {
+                        loadShrunkRow(C.self, sy, from: base, into: row.baseAddress!, width: shrunkWidth)
+                        filterRow(C.self, row.baseAddress!, into: inter.baseAddress! + sy * rowLength,
+                                  weights: horizontal)
+                    }
+                }
+            }
+        }
+        var accumulator = [Float](repeating: 0, count: rowLength)
+        return Bitmap(width: width, height: height, format: source.format) { out in
+            let dst = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            intermediate.withUnsafeBufferPointer { inter in
+                accumulator.withUnsafeMutableBufferPointer { acc in
+                    for y in 0..<height {
+                        filterColumns(inter.baseAddress!, into: acc.baseAddress!, rowLength: rowLength,
+                                      output: y, weights: vertical)
+                        storeRow(C.self, acc.baseAddress!, into: dst + y * rowLength, pixels: width)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Averages rows `sy*boxY ..< (sy+1)*boxY` (fewer at the bottom edge) in blocks of `boxX`
+    /// columns (fewer at the right edge), premultiplying colour by alpha, into `row`.
+    @inline(__always)
+    private func loadShrunkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
+                                                into row: UnsafeMutablePointer<Float>, width: Int) {
+        let n = C.value
+        let y0 = sy * boxY
+        let y1 = min(y0 + boxY, source.height)
+        row.update(repeating: 0, count: width * n)
+        for y in y0..<y1 {
+            let line = base + y * source.bytesPerRow
+            for bx in 0..<width {
+                let x0 = bx * boxX
+                let x1 = min(x0 + boxX, source.width)
+                let out = row + bx * n
+                for x in x0..<x1 {
+                    let px = line + x * n
+                    if C.hasAlpha {
+                        let alpha = Float(px[n - 1])
+                        let scale = alpha * (1 / 255)
+                        for c in 0..<(n - 1) { out[c] += Float(px[c]) * scale }
+                        out[n - 1] += alpha
+                    } else {
+                        for c in 0..<n { out[c] += Float(px[c]) }
+                    }
+                }
+            }
+        }
+        if boxX == 1 && boxY == 1 { return }
+        let rows = Float(y1 - y0)
+        for bx in 0..<width {
+            let columns = Float(min(bx * boxX + boxX, source.width) - bx * boxX)
+            let inverse = 1 / (rows * columns)
+            let out = row + bx * n
+            for c in 0..<n { out[c] *= inverse }
+        }
+    }
+
+    /// Horizontal filter of one shrunk row into one intermediate row of `weights.outputSize` pixels.
+    @inline(__always)
+    private func filterRow<C: ChannelCount>(_: C.Type, _ row: UnsafePointer<Float>,
+                                            into out: UnsafeMutablePointer<Float>, weights: ResampleWeights) {
+        let n = C.value
+        weights.first.withUnsafeBufferPointer { first in
+            weights.count.withUnsafeBufferPointer { count in
+                weights.weights.withUnsafeBufferPointer { taps in
+                    for x in 0..<weights.outputSize {
+                        let w = taps.baseAddress! + x * weights.stride
+                        let src = row + first[x] * n
+                        var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
+                        for k in 0..<count[x] {
+                            let p = src + k * n
+                            let wk = w[k]
+                            sum.0 += p[0] * wk
+                            if n > 1 { sum.1 += p[1] * wk }
+                            if n > 2 { sum.2 += p[2] * wk }
+                            if n > 3 { sum.3 += p[3] * wk }
+                        }
+                        let o = out + x * n
+                        o[0] = sum.0
+                        if n > 1 { o[1] = sum.1 }
+                        if n > 2 { o[2] = sum.2 }
+                        if n > 3 { o[3] = sum.3 }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Vertical filter: output row `output` as a weighted sum of whole intermediate rows, taps in the
+    /// outer loop so the inner loop streams contiguous memory (and vectorises).
+    @inline(__always)
+    private func filterColumns(_ inter: UnsafePointer<Float>, into acc: UnsafeMutablePointer<Float>,
+                               rowLength: Int, output: Int, weights: ResampleWeights) {
+        let first = weights.first[output]
+        let count = weights.count[output]
+        weights.weights.withUnsafeBufferPointer { taps in
+            let w = taps.baseAddress! + output * weights.stride
+            acc.update(repeating: 0, count: rowLength)
+            for k in 0..<count {
+                let wk = w[k]
+                let src = inter + (first + k) * rowLength
+                for i in 0..<rowLength { acc[i] += src[i] * wk }
+            }
+        }
+    }
+
+    /// Un-premultiplies, rounds and clamps one row of filtered samples into 8-bit pixels.
+    /// A pixel whose alpha rounds to 0 is stored as all zeros (its colour is meaningless).
+    @inline(__always)
+    private func storeRow<C: ChannelCount>(_: C.Type, _ acc: UnsafePointer<Float>,
+                                           into dst: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        let n = C.value
+        if !C.hasAlpha {
+            for i in 0..<(pixels * n) { dst[i] = clampToByte(acc[i]) }
+            return
+        }
+        for x in 0..<pixels {
+            let p = acc + x * n
+            let o = dst + x * n
+            let alpha = min(max(p[n - 1], 0), 255)
+            let alphaByte = clampToByte(alpha)
+            if alphaByte == 0 {
+                for c in 0..<n { o[c] = 0 }
+                continue
+            }
+            let unpremultiply = 255 / alpha
+            for c in 0..<(n - 1) { o[c] = clampToByte(p[c] * unpremultiply) }
+            o[n - 1] = alphaByte
+        }
+    }
+}
+
+/// Rounds to nearest and clamps to 0...255 (Lanczos overshoots near edges).
+@inline(__always)
+func clampToByte(_ value: Float) -> UInt8 {
+    UInt8(min(max(value + 0.5, 0), 255))
+}
