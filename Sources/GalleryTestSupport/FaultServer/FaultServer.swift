@@ -1,0 +1,75 @@
+import Foundation
+
+/// An in-process HTTP/1.1 server on 127.0.0.1 that misbehaves on request, for testing a
+/// download engine against real sockets.
+///
+/// ```swift
+/// let server = try FaultServer()
+/// server.route("/a.jpg") { request, attempt in
+///     .file(bytes, etag: "\"v1\"", contentType: "image/jpeg")
+/// }
+/// server.route("/flaky") { _, attempt in
+///     attempt < 3 ? .status(503, headers: ["Retry-After": "1"]) : .file(bytes)
+/// }
+/// // ... point the client at server.url("/a.jpg") ...
+/// #expect(server.bodyBytesSent(path: "/a.jpg") == bytes.count)
+/// ```
+///
+/// POSIX sockets, one thread per connection (so a stalled response never blocks another),
+/// keep-alive unless the client sends `Connection: close` or speaks HTTP/1.0. Unrouted paths
+/// answer 404. `stop()` (also run by `deinit`) closes every socket and waits for the threads.
+public final class FaultServer: Sendable {
+    /// Answers one request. `attempt` is the 1-based count of requests seen on that path,
+    /// this one included.
+    public typealias Handler = @Sendable (_ request: Request, _ attempt: Int) -> Response
+
+    private let core: ServerCore
+
+    /// Starts listening on 127.0.0.1 on a free port.
+    public init() throws(TestSupportError) {
+        core = try ServerCore()
+    }
+
+    deinit { core.stop() }
+
+    /// The port the server listens on.
+    public var port: Int { Int(core.port) }
+
+    /// `http://127.0.0.1:PORT`, no trailing slash.
+    public var baseURL: String { "http://127.0.0.1:\(core.port)" }
+
+    /// `baseURL` + `path` (which should start with `/`).
+    public func url(_ path: String) -> String { baseURL + path }
+
+    /// `url(path)` as a Foundation `URL`.
+    public func urlValue(_ path: String) -> URL { URL(string: url(path))! }
+
+    /// Routes requests whose path (query excluded) equals `path`. A later call replaces it.
+    public func route(_ path: String, _ handler: @escaping Handler) {
+        core.state.withLock { $0.routes[path] = handler }
+    }
+
+    /// Every request received on `path`, in arrival order.
+    public func requests(path: String) -> [Request] {
+        core.state.withLock { $0.log.filter { $0.path == path } }
+    }
+
+    /// Every request received, in arrival order.
+    public var allRequests: [Request] { core.state.withLock { $0.log } }
+
+    /// Body bytes actually written to sockets for `path` (after encoding, excluding headers and
+    /// chunk framing), to prove that a resume fetched only what was missing.
+    public func bodyBytesSent(path: String) -> Int {
+        core.state.withLock { $0.bodyBytes[path] ?? 0 }
+    }
+
+    /// Body bytes written for all paths.
+    public var totalBodyBytesSent: Int { core.state.withLock { $0.bodyBytes.values.reduce(0, +) } }
+
+    /// How many TCP connections were accepted so far (keep-alive reuse keeps this low).
+    public var connectionCount: Int { core.state.withLock { $0.connectionCount } }
+
+    /// Stops listening, closes every connection (waking stalled ones) and waits up to 5 s for the
+    /// server threads to end. Safe to call more than once.
+    public func stop() { core.stop() }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Writes one response, applying its faults, and counts the body bytes that reached the socket.
+struct ResponseWriter {
+    let core: ServerCore
+    let fd: Int32
+    /// The request path the body bytes are counted under.
+    let path: String
+
+    /// Sends `response`; returns whether the connection may carry another request.
+    func write(_ response: FaultServer.Response, method: String, closeRequested: Bool) -> Bool {
+        let faults = response.faults
+        if faults.dropConnection { return false }
+        if let delay = faults.stallBeforeHeaders, !core.pause(delay) { return false }
+
+        var headers = response.headers
+        var body = response.body
+        if faults.gzip {
+            body = FaultServer.gzip(body)
+            headers.set("Content-Encoding", "gzip")
+        }
+        let status = response.status
+        let bodyAllowed = method != "HEAD" && !(100..<200).contains(status) && status != 204 && status != 304
+        var close = closeRequested || faults.cutAfter != nil
+        if faults.chunked {
+            headers.set("Content-Length", nil)
+            headers.set("Transfer-Encoding", "chunked")
+        } else if faults.omitContentLength {
+            headers.set("Content-Length", nil)
+            close = true
+        } else if let declared = faults.declaredContentLength {
+            headers.set("Content-Length", String(declared))
+            close = close || declared != body.count
+        } else if let given = headers["Content-Length"] {
+            // A test-supplied length (e.g. 50 GB over a short body) is sent as is; the connection
+            // cannot be reused after a body that does not match it.
+            close = close || Int(given) != body.count
+        } else if status != 304 && status != 204 && !(100..<200).contains(status) {
+            headers.set("Content-Length", String(body.count))
+        }
+        if !headers.contains("Date") { headers.set("Date", FaultServer.httpDate(Date())) }
+        if close { headers.set("Connection", "close") }
+
+        var head = "HTTP/1.1 \(status) \(FaultServer.reasonPhrase(status))\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        head += "\r\n"
+        let headBytes = Array(head.utf8)
+        guard Socket.sendAll(fd, headBytes[...]) == headBytes.count else { return false }
+        guard bodyAllowed else { return !close }
+        guard sendBody(body[...], faults: faults) else { return false }
+        return !close
+    }
+
+    /// Sends the body in slices, honouring cut, stall and trickle. False if the connection must
+    /// end (cut, peer gone, server stopping).
+    private func sendBody(_ body: ArraySlice<UInt8>, faults: FaultServer.Faults) -> Bool {
+        let limit = min(body.count, faults.cutAfter ?? Int.max)
+        let sliceSize = faults.bytesPerSecond.map { max(1, $0 / 10) } ?? 64 * 1024
+        var stallPending = faults.stall
+        var sent = 0
+        while sent < limit {
+            if let stall = stallPending, stall.after <= sent {
+                stallPending = nil
+                guard core.pause(stall.seconds) else { return false }
+            }
+            var count = min(sliceSize, limit - sent)
+            if let stall = stallPending { count = min(count, stall.after - sent) }
+            let slice = body[(body.startIndex + sent)..<(body.startIndex + sent + count)]
+            guard sendPayload(slice, chunked: faults.chunked) else { return false }
+            sent += count
+            if let rate = faults.bytesPerSecond, !core.pause(Double(count) / Double(rate)) { return false }
+        }
+        if let stall = stallPending, !core.pause(stall.seconds) { return false }
+        if faults.cutAfter.map({ $0 < body.count }) ?? false { return false }
+        if faults.chunked {
+            let last = Array("0\r\n\r\n".utf8)
+            return Socket.sendAll(fd, last[...]) == last.count
+        }
+        return true
+    }
+
+    private func sendPayload(_ slice: ArraySlice<UInt8>, chunked: Bool) -> Bool {
+        if chunked {
+            let size = Array((String(slice.count, radix: 16) + "\r\n").utf8)
+            guard Socket.sendAll(fd, size[...]) == size.count else { return false }
+        }
+        let written = Socket.sendAll(fd, slice)
+        core.countBodyBytes(written, path: path)
+        guard written == slice.count else { return false }
+        if chunked {
+            let end = Array("\r\n".utf8)
+            return Socket.sendAll(fd, end[...]) == end.count
+        }
+        return true
+    }
+}
