@@ -1,0 +1,32 @@
+/// A decoded image plus what the thumbnailer needs to finish the job: the source size, the reduction
+/// already applied, and the EXIF orientation (reported, never applied here).
+public struct DecodedImage: Sendable {
+    /// The pixels as stored in the file (not yet oriented), possibly reduced.
+    public let bitmap: Bitmap
+    public let format: ImageFormat
+    /// Size of the full image as stored, before any reduction.
+    public let sourceWidth: Int
+    public let sourceHeight: Int
+    /// How to turn the stored pixels upright; apply once, after scaling (`Bitmap.oriented(_:)`).
+    public let orientation: Orientation
+    /// The reduction applied while decoding: 1, 2, 4 or 8 (JPEG DCT scaling, or the Adam7 grid
+    /// stride for interlaced PNG). The bitmap is about the source size divided by it, rounded up.
+    public let scaleDenominator: Int
+    /// Scans the JPEG decoder consumed (progressive files have several); nil for PNG.
+    public let scansRead: Int?
+    /// Whether a fast path (DC-only progressive JPEG, early Adam7 passes) produced the bitmap.
+    public let usedFastPath: Bool
+}
+
+/// What the header says, without decoding pixels.
+public struct ImageInfo: Sendable, Hashable {
+    public let format: ImageFormat
+    /// Size as stored, before orientation.
+    public let width: Int
+    public let height: Int
+    /// The pixel format a full decode produces (CMYK JPEG decodes to `.rgb8`).
+    public let pixelFormat: PixelFormat
+    public let orientation: Orientation
+    /// Progressive JPEG or Adam7-interlaced PNG.
+    public let isProgressive: Bool
+}

@@ -1,0 +1,88 @@
+import CCodecs
+
+/// JPEG through the two-phase C shim: parse the header and check the guards, choose the DCT scale,
+/// allocate the bitmap, then let libjpeg write straight into it.
+enum JPEGDecoder {
+    /// An open decode: the C context plus the parsed header. Lives only inside `withHeader`.
+    struct Session {
+        let ctx: OpaquePointer
+        let header: fg_jpeg_header
+        let name: String
+
+        func fail(_ status: fg_status) -> DecodeError {
+            decodeError(status, name: name, message: fg_jpeg_message(ctx), width: header.width, height: header.height)
+        }
+
+        var pixelFormat: PixelFormat { header.colorspace == Int32(FG_JCS_GRAY.rawValue) ? .gray8 : .rgb8 }
+    }
+
+    /// Parses the header of `bytes` and runs `body` with it; the context is freed afterwards.
+    static func withHeader<R>(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions,
+                              _ body: (Session) throws(DecodeError) -> R) throws(DecodeError) -> R {
+        guard let ctx = fg_jpeg_create() else {
+            throw .tooLarge(name: name, width: 0, height: 0, limit: "out of memory for a JPEG context")
+        }
+        defer { fg_jpeg_destroy(ctx) }
+        var header = fg_jpeg_header()
+        var limits = fg_limits(options)
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let status = fg_jpeg_read_header(ctx, base, bytes.count, &limits, &header)
+        let session = Session(ctx: ctx, header: header, name: name)
+        guard status == FG_OK else { throw session.fail(status) }
+        return try body(session)
+    }
+
+    static func probe(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions) throws(DecodeError) -> ImageInfo {
+        try withHeader(bytes, name: name, options: options) { session throws(DecodeError) in
+            ImageInfo(format: .jpeg, width: Int(session.header.width), height: Int(session.header.height),
+                      pixelFormat: session.pixelFormat,
+                      orientation: ExifReader.orientation(inJPEG: bytes) ?? .up,
+                      isProgressive: session.header.progressive != 0)
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        try withHeader(bytes, name: name, options: options) { session throws(DecodeError) in
+            let (sw, sh) = (Int(session.header.width), Int(session.header.height))
+            let want = options.target.minimumSize(sourceWidth: sw, sourceHeight: sh)
+            let denominator = try chooseDenominator(session, minimum: want)
+            var size = (w: UInt32(0), h: UInt32(0))
+            var status = fg_jpeg_output_size(session.ctx, Int32(denominator), &size.w, &size.h)
+            guard status == FG_OK else { throw session.fail(status) }
+            let format = session.pixelFormat
+            // Checked before fg_jpeg_start, which for a progressive file reads every scan.
+            try checkDecodedBytes(width: Int(size.w), height: Int(size.h), channels: format.channels,
+                                  options: options, name: name, sourceWidth: sw, sourceHeight: sh)
+            var output = fg_jpeg_output()
+            status = fg_jpeg_start(session.ctx, Int32(denominator), options.useFastPaths ? 1 : 0, &output)
+            guard status == FG_OK else { throw session.fail(status) }
+            guard Int(output.channels) == format.channels, output.width == size.w, output.height == size.h else {
+                throw .corrupt(name: name, reason: "libjpeg output \(output.width)x\(output.height)x\(output.channels) differs from the plan")
+            }
+            let bitmap = Bitmap(width: Int(size.w), height: Int(size.h), format: format) { buffer in
+                status = fg_jpeg_read(session.ctx, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                      Int(size.w) * format.channels)
+            }
+            guard status == FG_OK else { throw session.fail(status) }
+            return DecodedImage(bitmap: bitmap, format: .jpeg, sourceWidth: sw, sourceHeight: sh,
+                                orientation: ExifReader.orientation(inJPEG: bytes) ?? .up,
+                                scaleDenominator: denominator,
+                                scansRead: Int(fg_jpeg_scans_read(session.ctx)),
+                                usedFastPath: output.dc_only != 0)
+        }
+    }
+
+    /// The largest of 1/8, 1/4, 1/2 whose output (as libjpeg computes it) still covers `minimum`.
+    /// A full-size target always decodes at 1/1: a 1x1 image reduced "to 1x1" would be a different
+    /// (DC-only) image.
+    static func chooseDenominator(_ session: Session, minimum: (width: Int, height: Int)) throws(DecodeError) -> Int {
+        guard minimum.width < Int(session.header.width) || minimum.height < Int(session.header.height) else { return 1 }
+        for denominator in [8, 4, 2] {
+            var w: UInt32 = 0, h: UInt32 = 0
+            let status = fg_jpeg_output_size(session.ctx, Int32(denominator), &w, &h)
+            guard status == FG_OK else { throw session.fail(status) }
+            if Int(w) >= minimum.width && Int(h) >= minimum.height { return denominator }
+        }
+        return 1
+    }
+}

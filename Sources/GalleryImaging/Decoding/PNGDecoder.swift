@@ -1,0 +1,89 @@
+import CCodecs
+
+/// PNG through the two-phase C shim. Adam7 images whose early passes already cover the target are
+/// assembled from those passes alone (1, 3 or 5 of the 7), skipping most of the inflate work.
+enum PNGDecoder {
+    struct Session {
+        let ctx: OpaquePointer
+        let header: fg_png_header
+        let name: String
+
+        func fail(_ status: fg_status) -> DecodeError {
+            decodeError(status, name: name, message: fg_png_message(ctx), width: header.width, height: header.height)
+        }
+
+        var pixelFormat: PixelFormat {
+            switch header.channels {
+            case 1: .gray8
+            case 2: .grayAlpha8
+            case 3: .rgb8
+            default: .rgba8
+            }
+        }
+
+        /// The EXIF orientation from an eXIf chunk before IDAT, if any.
+        var orientation: Orientation {
+            guard let exif = header.exif, header.exif_length > 0 else { return .up }
+            return ExifReader.orientation(inTIFF: UnsafeRawBufferPointer(start: exif, count: Int(header.exif_length))) ?? .up
+        }
+    }
+
+    static func withHeader<R>(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions,
+                              _ body: (Session) throws(DecodeError) -> R) throws(DecodeError) -> R {
+        guard let ctx = fg_png_create() else {
+            throw .tooLarge(name: name, width: 0, height: 0, limit: "out of memory for a PNG context")
+        }
+        defer { fg_png_destroy(ctx) }
+        var header = fg_png_header()
+        var limits = fg_limits(options)
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let status = fg_png_read_header(ctx, base, bytes.count, &limits, &header)
+        let session = Session(ctx: ctx, header: header, name: name)
+        guard status == FG_OK else { throw session.fail(status) }
+        return try body(session)
+    }
+
+    static func probe(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions) throws(DecodeError) -> ImageInfo {
+        try withHeader(bytes, name: name, options: options) { session throws(DecodeError) in
+            ImageInfo(format: .png, width: Int(session.header.width), height: Int(session.header.height),
+                      pixelFormat: session.pixelFormat, orientation: session.orientation,
+                      isProgressive: session.header.interlaced != 0)
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        try withHeader(bytes, name: name, options: options) { session throws(DecodeError) in
+            let (sw, sh) = (Int(session.header.width), Int(session.header.height))
+            let stride = options.useFastPaths && session.header.interlaced != 0
+                ? passStride(sourceWidth: sw, sourceHeight: sh,
+                             minimum: options.target.minimumSize(sourceWidth: sw, sourceHeight: sh))
+                : 1
+            let (w, h) = ((sw + stride - 1) / stride, (sh + stride - 1) / stride)
+            let format = session.pixelFormat
+            try checkDecodedBytes(width: w, height: h, channels: format.channels, options: options,
+                                  name: name, sourceWidth: sw, sourceHeight: sh)
+            var status = FG_OK
+            let bitmap = Bitmap(width: w, height: h, format: format) { buffer in
+                let dst = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                status = stride == 1
+                    ? fg_png_read(session.ctx, dst, w * format.channels)
+                    : fg_png_read_subsampled(session.ctx, Int32(stride), dst, w * format.channels)
+            }
+            guard status == FG_OK else { throw session.fail(status) }
+            return DecodedImage(bitmap: bitmap, format: .png, sourceWidth: sw, sourceHeight: sh,
+                                orientation: session.orientation, scaleDenominator: stride,
+                                scansRead: nil, usedFastPath: stride > 1)
+        }
+    }
+
+    /// The widest Adam7 grid stride (8 after pass 1, 4 after passes 1-3, 2 after passes 1-5) whose
+    /// grid, ceil(size / stride), still covers `minimum`; 1 means a full decode.
+    static func passStride(sourceWidth: Int, sourceHeight: Int, minimum: (width: Int, height: Int)) -> Int {
+        guard minimum.width < sourceWidth || minimum.height < sourceHeight else { return 1 }
+        for stride in [8, 4, 2] {
+            let w = (sourceWidth + stride - 1) / stride, h = (sourceHeight + stride - 1) / stride
+            if w >= minimum.width && h >= minimum.height { return stride }
+        }
+        return 1
+    }
+}

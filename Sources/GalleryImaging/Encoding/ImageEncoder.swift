@@ -1,0 +1,45 @@
+import CCodecs
+
+/// Encodes a ``Bitmap`` as JPEG (libjpeg) or PNG (libpng), in memory.
+public enum ImageEncoder {
+    /// Baseline JPEG at `quality` (1...100). JPEG has no alpha: `.rgba8` and `.grayAlpha8` are
+    /// flattened onto white, the page background thumbnails usually sit on. With
+    /// `optimizeHuffman` libjpeg builds per-image Huffman tables (a few % smaller, a bit slower).
+    public static func encodeJPEG(_ bitmap: Bitmap, quality: Int = 85,
+                                  optimizeHuffman: Bool = false) throws(EncodeError) -> [UInt8] {
+        guard (1...100).contains(quality) else { throw .invalidParameter("JPEG quality \(quality) is outside 1...100") }
+        return try encode(bitmap, format: "JPEG") { src, out, length, message in
+            fg_jpeg_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
+                           Int32(bitmap.format.channels), Int32(quality), optimizeHuffman ? 1 : 0,
+                           out, length, message, 256)
+        }
+    }
+
+    /// Lossless PNG of any ``PixelFormat`` (8 bits per channel, colour type from the format).
+    public static func encodePNG(_ bitmap: Bitmap) throws(EncodeError) -> [UInt8] {
+        try encode(bitmap, format: "PNG") { src, out, length, message in
+            fg_png_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
+                          Int32(bitmap.format.channels), out, length, message, 256)
+        }
+    }
+
+    /// Runs a C encoder that mallocs its output, copies the bytes into an array and frees them.
+    private static func encode(
+        _ bitmap: Bitmap, format: String,
+        _ call: (UnsafePointer<UInt8>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                 UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>) -> fg_status
+    ) throws(EncodeError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bitmap.withUnsafeBytes { pixels in
+            call(pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), &out, &length, &message)
+        }
+        guard status == FG_OK, let out else {
+            let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw .codecFailed(format: format, reason: reason.isEmpty ? "status \(status.rawValue)" : reason)
+        }
+        defer { fg_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: length))
+    }
+}
