@@ -46,7 +46,7 @@ static fg_status finish(encoder *e, fg_status status, char *message, size_t cap)
 }
 
 fg_status fg_jpeg_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
-                         int quality, int optimize_coding, uint8_t **out, size_t *out_len,
+                         int quality, int optimize_coding, int progressive, uint8_t **out, size_t *out_len,
                          char *message, size_t message_cap) {
     *out = NULL;
     *out_len = 0;
@@ -77,6 +77,7 @@ fg_status fg_jpeg_encode(const uint8_t *src, uint32_t width, uint32_t height, si
     jpeg_set_defaults(&e->cinfo);
     jpeg_set_quality(&e->cinfo, quality, TRUE);
     e->cinfo.optimize_coding = optimize_coding ? TRUE : FALSE;
+    if (progressive) jpeg_simple_progression(&e->cinfo);
     jpeg_start_compress(&e->cinfo, TRUE);
     while (e->cinfo.next_scanline < height) {
         const uint8_t *row = src + (size_t)e->cinfo.next_scanline * stride;

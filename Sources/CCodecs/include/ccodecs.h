@@ -102,9 +102,10 @@ fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_
 void fg_free(void *p);
 
 /// Encodes 8-bit pixels with `channels` 1 (grey), 2 (grey+alpha), 3 (RGB) or 4 (RGBA) as a baseline
-/// JPEG. Alpha is flattened onto white. On success *out is malloc'd (free with fg_free).
+/// JPEG, or a progressive one (libjpeg's jpeg_simple_progression scan script) when `progressive`
+/// is non-zero. Alpha is flattened onto white. On success *out is malloc'd (free with fg_free).
 fg_status fg_jpeg_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
-                         int quality, int optimize_coding, uint8_t **out, size_t *out_len,
+                         int quality, int optimize_coding, int progressive, uint8_t **out, size_t *out_len,
                          char *message, size_t message_cap);
 
 /// Encodes 8-bit pixels (1 to 4 channels) as PNG. On success *out is malloc'd (free with fg_free).

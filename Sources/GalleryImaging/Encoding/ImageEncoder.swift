@@ -5,13 +5,15 @@ public enum ImageEncoder {
     /// Baseline JPEG at `quality` (1...100). JPEG has no alpha: `.rgba8` and `.grayAlpha8` are
     /// flattened onto white, the page background thumbnails usually sit on. With
     /// `optimizeHuffman` libjpeg builds per-image Huffman tables (a few % smaller, a bit slower).
+    /// With `progressive` the file is progressive (libjpeg's standard scan script) instead.
     public static func encodeJPEG(_ bitmap: Bitmap, quality: Int = 85,
-                                  optimizeHuffman: Bool = false) throws(EncodeError) -> [UInt8] {
+                                  optimizeHuffman: Bool = false,
+                                  progressive: Bool = false) throws(EncodeError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidParameter("JPEG quality \(quality) is outside 1...100") }
         return try encode(bitmap, format: "JPEG") { src, out, length, message in
             fg_jpeg_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
                            Int32(bitmap.format.channels), Int32(quality), optimizeHuffman ? 1 : 0,
-                           out, length, message, 256)
+                           progressive ? 1 : 0, out, length, message, 256)
         }
     }
 
