@@ -15,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // libcurl, with typed wrappers for the variadic curl_easy_setopt / curl_multi_setopt.
@@ -38,14 +39,22 @@ let package = Package(
             name: "fetch-gallery",
             dependencies: [
                 "GalleryKit",
+                "GalleryDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The built-in 500px-style demo catalogue server (`serve-demo`, and the default job source).
+        .target(
+            name: "GalleryDemo",
+            dependencies: ["GalleryImaging", .product(name: "Hummingbird", package: "hummingbird")],
+            resources: [.copy("Resources/demo-photos")]
         ),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging"]),
         .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport"]),
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
+        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport"]),
     ]
 )

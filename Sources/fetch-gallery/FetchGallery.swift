@@ -11,7 +11,7 @@ struct FetchGallery: AsyncParsableCommand {
         discussion: """
             Exit status: 0 all done, 1 some items failed, 2 usage error, 3 the source could not be read at all.
             """,
-        subcommands: [ThumbnailCommand.self, DownloadCommand.self]
+        subcommands: [ThumbnailCommand.self, DownloadCommand.self, ServeDemoCommand.self]
     )
 
     /// ArgumentParser exits 64 (EX_USAGE) on bad arguments; ours documents 2, as most Unix tools do.

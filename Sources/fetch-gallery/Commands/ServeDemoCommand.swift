@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import GalleryDemo
+
+/// `fetch-gallery serve-demo`: runs the built-in demo catalogue server alone, so other tools
+/// (curl, aria2c, benchmark scripts) can be pointed at it. Runs until SIGINT or SIGTERM.
+struct ServeDemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve-demo",
+        abstract: "Serve the built-in 500px-style demo catalogue on 127.0.0.1 until Ctrl-C."
+    )
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = 0
+
+    @Option(help: "Pages of 50 photos to offer.")
+    var pages = 20
+
+    @Flag(help: "Render every image of every page before serving, instead of on first request.")
+    var warm = false
+
+    @Option(help: ArgumentHelp("Root folder of the derived-image cache.", valueName: "path"))
+    var cacheDir: String?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard (1...200).contains(pages) else { throw ValidationError("--pages must be 1...200") }
+    }
+
+    func run() async throws {
+        var configuration = DemoServerConfiguration()
+        configuration.port = port
+        configuration.pageCount = pages
+        if let cacheDir { configuration.cacheRoot = URL(fileURLWithPath: cacheDir) }
+        // Ignore the default handlers before anything can arrive; the sources below take over.
+        let stop = StopSignals([SIGINT, SIGTERM])
+
+        let server: DemoServer
+        do {
+            server = try await DemoServer.start(configuration)
+        } catch {
+            Console.error("fetch-gallery: \(error)")
+            throw ExitCode.failure
+        }
+        if warm {
+            let photos = server.catalogue.allPhotos
+            Console.error("Rendering \(photos.count) photos x \(DemoImageSize.allCases.count) sizes into \(server.store.folder.path) ...")
+            let started = Date()
+            do {
+                try await server.store.warm(photos)
+            } catch {
+                Console.error("fetch-gallery: \(error)")
+                await server.stop()
+                throw ExitCode.failure
+            }
+            Console.error(String(format: "Rendered in %.1f s.", Date().timeIntervalSince(started)))
+        }
+        // One line on stdout, the base URL first, so scripts can `read` it.
+        Console.output("\(server.baseURL) demo catalogue: \(pages) pages x 50 photos at "
+            + "\(server.baseURL)/photos?feature=popular&page=1&rpp=50 (cache \(server.store.folder.path)); Ctrl-C stops")
+        let signal = await stop.wait()
+        Console.error("Stopping on signal \(signal).")
+        await server.stop()
+    }
+}
