@@ -22,9 +22,12 @@ final class MultiLoop: Sendable {
     private let state = Mutex(State())
     private let handles: Handles
 
-    init() {
+    init(maxConnections: Int) {
         _ = CurlRuntime.initialized
         let multi = curl_multi_init()!
+        // libcurl's default idle-connection cache is 4 x the handles currently added, so it shrinks whenever
+        // the batch momentarily has few transfers and closes kept-alive connections; a fixed size keeps them.
+        _ = fg_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
         // Several streams over one connection where the server offers HTTP/2.
         _ = fg_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         // A shared DNS cache. No lock callbacks are set because only the loop thread uses it; easy handles

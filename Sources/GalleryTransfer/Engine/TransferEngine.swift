@@ -16,7 +16,7 @@ public final class TransferEngine: Sendable {
 
     public init(configuration: TransferConfiguration = TransferConfiguration()) {
         self.configuration = configuration
-        loop = MultiLoop()
+        loop = MultiLoop(maxConnections: max(32, configuration.maxConcurrentTransfers * 2))
         gate = AdmissionGate(total: configuration.maxConcurrentTransfers, perHost: configuration.maxConcurrentPerHost)
         observers = ObserverFanout(observers: configuration.observers)
     }

@@ -1,0 +1,35 @@
+import Foundation
+import GalleryTestSupport
+
+/// Finds the built `fetch-gallery` (tests run after `swift build --build-tests`, which builds it).
+enum DownloadCLI {
+    static var packageRoot: String {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+        }
+        return FileManager.default.currentDirectoryPath
+    }
+
+    static var binary: String { packageRoot + "/.build/debug/fetch-gallery" }
+
+    /// Pseudo-random bytes that differ per seed.
+    static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
+        var x = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        return (0..<count).map { _ in
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            return UInt8(truncatingIfNeeded: x)
+        }
+    }
+
+    /// sha256 of a file with coreutils (Foundation on Linux has no SHA-2).
+    static func sha256(_ path: String) throws -> String {
+        let r = try ProcessRunner.run("sha256sum", [path], timeout: 30)
+        return String(r.stdoutText.prefix(64))
+    }
+
+    static func sha256(bytes: [UInt8], in dir: TempDirectory) throws -> String {
+        try sha256(try dir.write(bytes, to: "reference-\(UUID().uuidString)"))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// The `download` command end to end: exit codes, failure lines, names, progress formats, skipping.
+@Suite struct DownloadCommandTests {
+    func fixture() throws -> (FaultServer, TempDirectory, String, [[UInt8]]) {
+        let server = try FaultServer()
+        let bodies = (0..<3).map { DownloadCLI.bytes(40_000 + $0, seed: UInt64($0 + 1)) }
+        for (i, b) in bodies.enumerated() { server.route("/a/\(i).jpg") { _, _ in .file(b, etag: "\"\(i)\"") } }
+        server.route("/b/0.jpg") { _, _ in .file(bodies[0], etag: "\"0\"") }
+        server.route("/missing.jpg") { _, _ in .status(404, text: "no") }
+        let work = try TempDirectory()
+        let text = """
+        # a comment
+        \(server.url("/a/0.jpg"))
+
+        \(server.url("/a/1.jpg"))
+        \(server.url("/a/2.jpg?size=large"))
+        \(server.url("/b/0.jpg"))
+        """
+        let list = try work.write(Array(text.utf8), to: "urls.txt")
+        return (server, work, list, bodies)
+    }
+
+    @Test func downloadsEverythingAndExitsZero() throws {
+        let (server, work, list, bodies) = try fixture()
+        let out = work.file("out")
+        let r = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", out, "--progress", "plain"])
+        #expect(r.exitCode == 0, "\(r.stderrText)")
+        #expect(try work.read("out/0.jpg") == bodies[0])
+        #expect(try work.read("out/1.jpg") == bodies[1])
+        #expect(try work.read("out/2.jpg") == bodies[2])
+        #expect(try work.read("out/0-2.jpg") == bodies[0])
+        // Not a terminal: plain lines, no escape sequences or carriage returns.
+        #expect(!r.stderrText.contains("\u{1B}") && !r.stderrText.contains("\r"))
+        #expect(r.stderrText.contains("done: 4/4 files"))
+        // A second run finds everything complete and sends nothing.
+        let before = server.totalBodyBytesSent
+        let again = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", out, "--quiet"])
+        #expect(again.exitCode == 0 && again.stderrText.isEmpty && again.stdoutText.isEmpty)
+        #expect(server.totalBodyBytesSent == before)
+    }
+
+    @Test func failuresExitOneWithOneLineEach() throws {
+        let (server, work, _, _) = try fixture()
+        let list = try work.write(Array("\(server.url("/missing.jpg"))\n\(server.url("/a/1.jpg"))\nftp://x/y.jpg\n".utf8), to: "bad.txt")
+        let r = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", work.file("o"), "--quiet"])
+        #expect(r.exitCode == 1)
+        let lines = r.stderrText.split(separator: "\n")
+        #expect(lines.count == 2, "\(r.stderrText)")
+        #expect(lines.contains { $0.contains(server.url("/missing.jpg")) && $0.contains("HTTP 404") })
+        #expect(lines.contains { $0.contains("ftp://x/y.jpg") && $0.contains("not allowed") })
+    }
+
+    @Test func jsonProgressIsOneObjectPerLine() throws {
+        // The server must outlive the run (dropping it stops it).
+        let (server, work, list, _) = try fixture()
+        let r = try withExtendedLifetime(server) {
+            try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", work.file("o"), "--progress", "json"])
+        }
+        #expect(r.exitCode == 0, "\(r.stderrText) \(r.stdoutText)")
+        let objects = try r.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.filter { $0["event"] as? String == "file" }.count == 4)
+        let done = try #require(objects.last)
+        #expect(done["event"] as? String == "done")
+        #expect(done["files_done"] as? Int == 4 && done["failed"] as? Int == 0)
+    }
+
+    @Test func missingListIsAUsageError() throws {
+        let work = try TempDirectory()
+        let r = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", work.file("nope.txt"), "--out", work.file("o")])
+        #expect(r.exitCode != 0 && r.exitCode != 1)
+        #expect(r.stderrText.contains("nope.txt"))
+    }
+}
