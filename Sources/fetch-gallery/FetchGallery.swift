@@ -9,9 +9,15 @@ struct FetchGallery: AsyncParsableCommand {
         commandName: "fetch-gallery",
         abstract: "Download photo pages, fetch every photo concurrently, and build a thumbnail gallery folder.",
         discussion: """
-            Exit status: 0 all done, 1 some items failed, 2 usage error, 3 the source could not be read at all.
+            Quick start:  fetch-gallery --pages 5 --out gallery
+            (with no --api, a built-in demo catalogue of real photographs is served on 127.0.0.1 and used).
+            Then open gallery/index.html. See 'fetch-gallery help run' for every option of the main job.
+
+            Exit status: 0 all done; 1 some photos or pages failed; 2 usage error; 3 the source could not \
+            be read at all; 130 interrupted.
             """,
-        subcommands: [ThumbnailCommand.self, DownloadCommand.self, ServeDemoCommand.self]
+        subcommands: [GalleryCommand.self, ThumbnailCommand.self, DownloadCommand.self, ServeDemoCommand.self],
+        defaultSubcommand: GalleryCommand.self
     )
 
     /// ArgumentParser exits 64 (EX_USAGE) on bad arguments; ours documents 2, as most Unix tools do.

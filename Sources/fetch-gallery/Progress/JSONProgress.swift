@@ -29,13 +29,25 @@ final class JSONProgress: ProgressRenderer {
         emit(object)
     }
 
+    func event(_ name: String, _ fields: [String: any Sendable]) {
+        var object: [String: Any] = ["event": name]
+        for (key, value) in fields { object[key] = value }
+        emit(object)
+    }
+
     func finish(_ state: ProgressState) { emit(event("done", state)) }
 
     private func event(_ name: String, _ s: ProgressState) -> [String: Any] {
-        ["event": name, "files_total": s.totalFiles, "files_done": s.done, "failed": s.snapshot.failed,
+        var object: [String: Any] = [
+         "event": name, "\(s.unit)_total": s.totalFiles, "\(s.unit)_done": s.done, "failed": s.failed,
          "skipped": s.skipped, "active": s.snapshot.active, "bytes": s.snapshot.bytesReceived,
          "bytes_resumed": s.snapshot.bytesResumed, "retries": s.snapshot.retries,
          "elapsed": (s.elapsed * 1000).rounded() / 1000, "rate": s.rate.rounded()]
+        if let pages = s.pages {
+            object["pages_done"] = pages.done
+            if let total = pages.total { object["pages_total"] = total }
+        }
+        return object
     }
 
     private func emit(_ object: [String: Any]) {

@@ -8,13 +8,22 @@ struct ProgressState: Sendable {
     var skipped: Int
     var snapshot: AggregateProgress.Snapshot
     var elapsed: Double
+    /// What is counted: "files" for downloads, "photos" for a gallery run.
+    var unit = "files"
+    /// Listing pages read and expected, for a gallery run.
+    var pages: (done: Int, total: Int?)?
+    /// Items finished this run (done or failed) when they are not simply transfers.
+    var finishedItems: Int?
+    /// Items failed when they are not simply transfers.
+    var failedItems: Int?
 
-    var done: Int { skipped + snapshot.finished }
+    var finished: Int { finishedItems ?? snapshot.finished }
+    var failed: Int { failedItems ?? snapshot.failed }
+    var done: Int { skipped + finished }
     var rate: Double { elapsed > 0 ? Double(snapshot.bytesReceived) / elapsed : 0 }
 
-    /// Seconds left, from the file completion rate of this run; nil until something finished.
+    /// Seconds left, from the completion rate of this run; nil until something finished.
     var eta: Double? {
-        let finished = snapshot.finished
         guard finished > 0, elapsed > 0 else { return nil }
         return Double(totalFiles - done) * elapsed / Double(finished)
     }
@@ -25,11 +34,14 @@ struct ProgressState: Sendable {
 protocol ProgressRenderer: Sendable {
     func tick(_ state: ProgressState)
     func fileFinished(url: String, path: String, bytes: Int64, skipped: Bool, error: TransferError?)
+    /// A gallery event (page read, photo done or failed) for renderers that log each one.
+    func event(_ name: String, _ fields: [String: any Sendable])
     func finish(_ state: ProgressState)
 }
 
 extension ProgressRenderer {
     func fileFinished(url: String, path: String, bytes: Int64, skipped: Bool, error: TransferError?) {}
+    func event(_ name: String, _ fields: [String: any Sendable]) {}
 }
 
 /// The display modes of `--progress`.
@@ -70,10 +82,12 @@ enum Format {
         return t >= 3600 ? String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) : String(format: "%d:%02d", t / 60, t % 60)
     }
 
-    /// "12/40 files, 1 failed, 3.4 MB, 1.2 MB/s, ETA 0:05"
+    /// "pages 2/5, 12/40 photos, 1 failed, 3.4 MB, 1.2 MB/s, ETA 0:05"
     static func summary(_ s: ProgressState) -> String {
-        var parts = ["\(s.done)/\(s.totalFiles) files"]
-        if s.snapshot.failed > 0 { parts.append("\(s.snapshot.failed) failed") }
+        var parts: [String] = []
+        if let pages = s.pages { parts.append("pages \(pages.done)/" + (pages.total.map(String.init) ?? "?")) }
+        parts.append("\(s.done)/\(s.totalFiles) \(s.unit)")
+        if s.failed > 0 { parts.append("\(s.failed) failed") }
         parts.append(bytes(s.snapshot.bytesReceived))
         parts.append(bytes(Int64(s.rate)) + "/s")
         if let eta = s.eta, s.done < s.totalFiles { parts.append("ETA " + duration(eta)) }
