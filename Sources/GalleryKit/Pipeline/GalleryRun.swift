@@ -48,7 +48,8 @@ public final class GalleryRun: Sendable {
     public func run() async throws(PipelineError) -> GalleryRunSummary {
         let journal: Journal
         do {
-            try POSIX.makeDirectories(job.folder)
+            // The engine writes originals straight into photos/; thumbnails make their own folders.
+            try POSIX.makeDirectories(job.folder + "/photos")
             journal = try Journal(folder: job.folder)
         } catch { throw .gallery(error) }
         let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
