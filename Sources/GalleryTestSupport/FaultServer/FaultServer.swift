@@ -57,8 +57,10 @@ public final class FaultServer: Sendable {
     /// Every request received, in arrival order.
     public var allRequests: [Request] { core.state.withLock { $0.log } }
 
-    /// Body bytes actually written to sockets for `path` (after encoding, excluding headers and
-    /// chunk framing), to prove that a resume fetched only what was missing.
+    /// Body bytes written to sockets for `path` (after encoding, excluding headers and chunk
+    /// framing), to prove that a resume fetched only what was missing. Exact once a response
+    /// completed or was cut by the server; when the client hangs up mid-body it includes what
+    /// the kernel had accepted for the vanished client.
     public func bodyBytesSent(path: String) -> Int {
         core.state.withLock { $0.bodyBytes[path] ?? 0 }
     }

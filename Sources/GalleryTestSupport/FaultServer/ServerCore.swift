@@ -143,8 +143,9 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Adds (or, for a negative count, takes back) body bytes for `path`.
     func countBodyBytes(_ count: Int, path: String) {
-        guard count > 0 else { return }
+        guard count != 0 else { return }
         state.withLock { $0.bodyBytes[path, default: 0] += count }
     }
 }
