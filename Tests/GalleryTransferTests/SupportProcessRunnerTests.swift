@@ -54,6 +54,14 @@ import Testing
         runner.send(SIGKILL)  // after exit: a no-op, never a signal to a reused pid
     }
 
+    @Test func findsTheBuiltCLI() throws {
+        let binary = try BuiltProduct.path("fetch-gallery")
+        #expect(FileManager.default.isExecutableFile(atPath: binary))
+        let result = try ProcessRunner.run(binary, ["--help"], timeout: 30)
+        #expect(result.exitCode == 0)
+        #expect(result.stdoutText.lowercased().contains("usage"))
+    }
+
     @Test func missingExecutableIsATypedError() {
         #expect(throws: TestSupportError.self) { try ProcessRunner.run("no-such-binary-fetch-gallery") }
     }

@@ -22,6 +22,11 @@ struct Connection {
                 return
             }
             buffer.removeFirst(end)
+            if head.contentLength > 0, head.headers["Expect"]?.lowercased() == "100-continue" {
+                // Without this, curl waits a second before sending any body over 1 kB.
+                let proceed = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                guard Socket.sendAll(fd, proceed[...]) == proceed.count else { return }
+            }
             guard head.contentLength <= Self.maximumBodyBytes,
                   fill(&buffer, to: head.contentLength) else { return }
             let body = Array(buffer.prefix(head.contentLength))

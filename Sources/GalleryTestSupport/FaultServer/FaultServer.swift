@@ -45,6 +45,10 @@ public final class FaultServer: Sendable {
     public func urlValue(_ path: String) -> URL { URL(string: url(path))! }
 
     /// Routes requests whose path (query excluded) equals `path`. A later call replaces it.
+    ///
+    /// The handler runs on the connection's thread. Capture values (bytes, `server.url(...)`
+    /// strings), not the server itself: a handler holding the server is a retain cycle, and the
+    /// server would then only stop on an explicit `stop()`.
     public func route(_ path: String, _ handler: @escaping Handler) {
         core.state.withLock { $0.routes[path] = handler }
     }
