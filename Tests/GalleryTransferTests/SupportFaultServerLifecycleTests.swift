@@ -38,7 +38,11 @@ import Testing
             let server = try FaultServer()
             _ = try Curl.run([server.url("/")])
         }
+        func threads() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+        }
         let before = openDescriptors()
+        let threadsBefore = threads()
         for _ in 0..<30 {
             var client: ProcessRunner?
             do {
@@ -53,6 +57,8 @@ import Testing
         // One leaked descriptor per server would exceed this; other suites running in parallel
         // may hold a few of their own.
         #expect(openDescriptors() <= before + 20)
+        // Each server had an accept thread and a connection thread; stop() joined them all.
+        #expect(threads() <= threadsBefore + 20)
     }
 
     @Test func stopIsIdempotentAndRefusesNewConnections() throws {

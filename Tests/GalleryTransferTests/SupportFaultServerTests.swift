@@ -128,6 +128,18 @@ import Testing
         #expect(server.requests(path: "/nothing").count == 1)
     }
 
+    @Test func unmatchedPathsCanBeRouted() throws {
+        let server = try FaultServer()
+        let gallery = try TestPhotos.gallery(count: 3)
+        let files = Dictionary(uniqueKeysWithValues: gallery.map { ("/g/\($0.name)", $0.photo.bytes) })
+        server.routeUnmatched { request, _ in
+            files[request.path].map { .file($0, contentType: "image/jpeg") } ?? .status(404)
+        }
+        let result = try Curl.run([server.url("/g/photo-002.jpg")])
+        #expect(result.body == gallery[1].photo.bytes)
+        #expect(try Curl.run([server.url("/g/nope.jpg")]).status == 404)
+    }
+
     @Test func attemptsCountPerPath() throws {
         let server = try FaultServer()
         let bytes = self.bytes

@@ -10,7 +10,7 @@ import Testing
     let nginx: NginxServer
 
     init() throws {
-        folder = try TempDirectory(prefix: "nginx-root")
+        folder = try TempDirectory(prefix: "nginx root")  // a space, to prove paths are quoted
         try folder.write(bytes, to: "photo.jpg")
         try folder.write(Array("<p>hi</p>".utf8), to: "sub/page.html")
         nginx = try NginxServer(root: folder.path)

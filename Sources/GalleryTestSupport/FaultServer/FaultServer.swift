@@ -53,6 +53,12 @@ public final class FaultServer: Sendable {
         core.state.withLock { $0.routes[path] = handler }
     }
 
+    /// Answers every path that has no route of its own (instead of the default 404), e.g. to
+    /// serve a whole gallery by looking `request.path` up in a dictionary.
+    public func routeUnmatched(_ handler: @escaping Handler) {
+        core.state.withLock { $0.fallback = handler }
+    }
+
     /// Every request received on `path`, in arrival order.
     public func requests(path: String) -> [Request] {
         core.state.withLock { $0.log.filter { $0.path == path } }

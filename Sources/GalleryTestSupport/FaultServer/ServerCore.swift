@@ -13,6 +13,7 @@ final class ServerCore: Sendable {
     struct State {
         var stopped = false
         var routes: [String: FaultServer.Handler] = [:]
+        var fallback: FaultServer.Handler?
         var attempts: [String: Int] = [:]
         var log: [FaultServer.Request] = []
         var bodyBytes: [String: Int] = [:]
@@ -132,6 +133,10 @@ final class ServerCore: Sendable {
 
     func handler(for path: String) -> FaultServer.Handler? {
         state.withLock { $0.routes[path] }
+    }
+
+    func fallbackHandler() -> FaultServer.Handler? {
+        state.withLock { $0.fallback }
     }
 
     /// Logs the request and returns its 1-based attempt number on its path.

@@ -69,8 +69,10 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
     public func install(on server: FaultServer, path: String, payload: [UInt8]) {
         let scenario = self
         let target = server.url(path)
-        let closedPort = (try? Socket.freeLoopbackPort()).map { "http://127.0.0.1:\($0)/gone.jpg" }
-            ?? "http://127.0.0.1:9/gone.jpg"
+        // Bound and closed just now, so nothing listens there (port 9, discard, as a fallback).
+        let closedPort = self == .redirectToClosedPort
+            ? (try? Socket.freeLoopbackPort()).map { "http://127.0.0.1:\($0)/gone.jpg" } ?? "http://127.0.0.1:9/gone.jpg"
+            : ""
         server.route(path) { request, attempt in
             scenario.response(request: request, attempt: attempt, payload: payload, selfURL: target,
                               closedURL: closedPort)
