@@ -86,6 +86,22 @@ import Testing
         #expect(missing.first?.connectionRequests == 2)
     }
 
+    @Test func missingNginxIsAClearError() throws {
+        #expect {
+            _ = try NginxServer(root: folder.path, binary: "/nonexistent/nginx")
+        } throws: { error in
+            "\(error)".contains("Scripts/bootstrap")
+        }
+    }
+
+    @Test func badConfigurationReportsTheErrorLog() throws {
+        #expect {
+            _ = try NginxServer(root: folder.path, extraServerDirectives: "no_such_directive on;")
+        } throws: { error in
+            "\(error)".contains("unknown directive \"no_such_directive\"")
+        }
+    }
+
     @Test func extraDirectivesAndStop() throws {
         let slow = try NginxServer(root: folder.path, extraServerDirectives: "location /slow/ { limit_rate 20k; }")
         try folder.write(patternBytes(30_000), to: "slow/big.bin")
