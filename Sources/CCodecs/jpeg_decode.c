@@ -49,6 +49,7 @@ static void on_emit_message(j_common_ptr c, int level) {
     if (level >= 0) return;  // trace messages
     fg_jpeg *ctx = ctx_of(c);
     ctx->warnings++;
+    c->err->num_warnings++;  // as libjpeg's default emit_message does
     if (c->err->msg_code == JWRN_JPEG_EOF && !ctx->limits.allow_truncated) {
         char text[JMSG_LENGTH_MAX];
         (*c->err->format_message)(c, text);
