@@ -1,8 +1,8 @@
 /// One scaling operation: box shrink + horizontal filter row by row into a Float buffer of
 /// `width x shrunkHeight` premultiplied samples, then the vertical filter into the output bitmap.
 ///
-/// Only three buffers are allocated per call (one shrunk row, the intermediate, one output row),
-/// none per pixel; the hot loops run on raw pointers with the channel count known at compile time.
+/// Only a few buffers are allocated per call (one shrunk row and its integer sums, the
+/// intermediate, one output row), none per pixel; the hot loops run on raw pointers with the channel count known at compile time.
 struct ResampleJob {
     let source: Bitmap
     let width: Int
@@ -32,14 +32,23 @@ struct ResampleJob {
         let rowLength = width * C.value
         var intermediate = [Float](repeating: 0, count: rowLength * shrunkHeight)
         var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value)
+        let boxed = boxX > 1 || boxY > 1
+        var sums = [Int](repeating: 0, count: boxed ? shrunkWidth * C.value : 0)
         intermediate.withUnsafeMutableBufferPointer { inter in
             shrunkRow.withUnsafeMutableBufferPointer { row in
-                source.withUnsafeBytes { src in
-                    let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    for sy in 0..<shrunkHeight {
-                        loadShrunkRow(C.self, sy, from: base, into: row.baseAddress!, width: shrunkWidth)
-                        filterRow(C.self, row.baseAddress!, into: inter.baseAddress! + sy * rowLength,
-                                  weights: horizontal)
+                sums.withUnsafeMutableBufferPointer { sums in
+                    source.withUnsafeBytes { src in
+                        let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        for sy in 0..<shrunkHeight {
+                            if boxed {
+                                boxShrinkRow(C.self, sy, from: base, sums: sums.baseAddress!,
+                                             into: row.baseAddress!, width: shrunkWidth)
+                            } else {
+                                loadRow(C.self, sy, from: base, into: row.baseAddress!)
+                            }
+                            filterRow(C.self, row.baseAddress!, into: inter.baseAddress! + sy * rowLength,
+                                      weights: horizontal)
+                        }
                     }
                 }
             }
@@ -59,41 +68,67 @@ struct ResampleJob {
         }
     }
 
-    /// Averages rows `sy*boxY ..< (sy+1)*boxY` (fewer at the bottom edge) in blocks of `boxX`
-    /// columns (fewer at the right edge), premultiplying colour by alpha, into `row`.
+    /// Converts source row `y` to Float samples, premultiplying colour by alpha (alpha / 255).
     @inline(__always)
-    private func loadShrunkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
-                                                into row: UnsafeMutablePointer<Float>, width: Int) {
+    private func loadRow<C: ChannelCount>(_: C.Type, _ y: Int, from base: UnsafePointer<UInt8>,
+                                          into row: UnsafeMutablePointer<Float>) {
+        let n = C.value
+        let line = base + y * source.bytesPerRow
+        if !C.hasAlpha {
+            for i in 0..<(source.width * n) { row[i] = Float(line[i]) }
+            return
+        }
+        for x in 0..<source.width {
+            let px = line + x * n
+            let out = row + x * n
+            let alpha = Float(px[n - 1])
+            let scale = alpha * (1 / 255)
+            for c in 0..<(n - 1) { out[c] = Float(px[c]) * scale }
+            out[n - 1] = alpha
+        }
+    }
+
+    /// Averages source rows `sy*boxY ..< (sy+1)*boxY` (fewer at the bottom edge) in blocks of
+    /// `boxX` columns (fewer at the right edge) into `row`, premultiplied. Sums are exact integers
+    /// (colour times alpha for alpha formats), so every source pixel costs only integer adds and
+    /// one conversion per block remains.
+    @inline(__always)
+    private func boxShrinkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
+                                               sums: UnsafeMutablePointer<Int>,
+                                               into row: UnsafeMutablePointer<Float>, width: Int) {
         let n = C.value
         let y0 = sy * boxY
         let y1 = min(y0 + boxY, source.height)
-        row.update(repeating: 0, count: width * n)
+        sums.update(repeating: 0, count: width * n)
         for y in y0..<y1 {
             let line = base + y * source.bytesPerRow
             for bx in 0..<width {
                 let x0 = bx * boxX
                 let x1 = min(x0 + boxX, source.width)
-                let out = row + bx * n
-                for x in x0..<x1 {
-                    let px = line + x * n
+                let out = sums + bx * n
+                var px = line + x0 * n
+                for _ in x0..<x1 {
                     if C.hasAlpha {
-                        let alpha = Float(px[n - 1])
-                        let scale = alpha * (1 / 255)
-                        for c in 0..<(n - 1) { out[c] += Float(px[c]) * scale }
+                        let alpha = Int(px[n - 1])
+                        for c in 0..<(n - 1) { out[c] += Int(px[c]) * alpha }
                         out[n - 1] += alpha
                     } else {
-                        for c in 0..<n { out[c] += Float(px[c]) }
+                        for c in 0..<n { out[c] += Int(px[c]) }
                     }
+                    px += n
                 }
             }
         }
-        if boxX == 1 && boxY == 1 { return }
         let rows = Float(y1 - y0)
         for bx in 0..<width {
             let columns = Float(min(bx * boxX + boxX, source.width) - bx * boxX)
             let inverse = 1 / (rows * columns)
+            let colourScale = C.hasAlpha ? inverse / 255 : inverse
+            let sum = sums + bx * n
             let out = row + bx * n
-            for c in 0..<n { out[c] *= inverse }
+            for c in 0..<n {
+                out[c] = Float(sum[c]) * (C.hasAlpha && c < n - 1 ? colourScale : inverse)
+            }
         }
     }
 
