@@ -1,7 +1,7 @@
 /// One scaling operation: box shrink + horizontal filter row by row into a Float buffer of
 /// `width x shrunkHeight` premultiplied samples, then the vertical filter into the output bitmap.
 ///
-/// Only a few buffers are allocated per call (one shrunk row and its integer sums, the
+/// Only a few buffers are allocated per call (one shrunk row, integer column sums, the
 /// intermediate, one output row), none per pixel; the hot loops run on raw pointers with the channel count known at compile time.
 struct ResampleJob {
     let source: Bitmap
@@ -33,15 +33,15 @@ struct ResampleJob {
         var intermediate = [Float](repeating: 0, count: rowLength * shrunkHeight)
         var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value)
         let boxed = boxX > 1 || boxY > 1
-        var sums = [Int](repeating: 0, count: boxed ? shrunkWidth * C.value : 0)
+        var columns = [UInt64](repeating: 0, count: boxed ? source.width * C.value : 0)
         intermediate.withUnsafeMutableBufferPointer { inter in
             shrunkRow.withUnsafeMutableBufferPointer { row in
-                sums.withUnsafeMutableBufferPointer { sums in
+                columns.withUnsafeMutableBufferPointer { columns in
                     source.withUnsafeBytes { src in
                         let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
                         for sy in 0..<shrunkHeight {
                             if boxed {
-                                boxShrinkRow(C.self, sy, from: base, sums: sums.baseAddress!,
+                                boxShrinkRow(C.self, sy, from: base, columns: columns.baseAddress!,
                                              into: row.baseAddress!, width: shrunkWidth)
                             } else {
                                 loadRow(C.self, sy, from: base, into: row.baseAddress!)
@@ -89,45 +89,47 @@ struct ResampleJob {
     }
 
     /// Averages source rows `sy*boxY ..< (sy+1)*boxY` (fewer at the bottom edge) in blocks of
-    /// `boxX` columns (fewer at the right edge) into `row`, premultiplied. Sums are exact integers
-    /// (colour times alpha for alpha formats), so every source pixel costs only integer adds and
-    /// one conversion per block remains.
+    /// `boxX` columns (fewer at the right edge) into `row`, premultiplied. Rows are first summed
+    /// column by column into `columns` (exact integers: a contiguous, vectorisable add per source
+    /// byte), then each block of columns once per output row. Colour is summed times alpha.
     @inline(__always)
     private func boxShrinkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
-                                               sums: UnsafeMutablePointer<Int>,
+                                               columns: UnsafeMutablePointer<UInt64>,
                                                into row: UnsafeMutablePointer<Float>, width: Int) {
         let n = C.value
-        let y0 = sy * boxY
-        let y1 = min(y0 + boxY, source.height)
-        sums.update(repeating: 0, count: width * n)
+        let y0 = sy &* boxY
+        let y1 = min(y0 &+ boxY, source.height)
+        let samples = source.width &* n
+        columns.update(repeating: 0, count: samples)
         for y in y0..<y1 {
-            let line = base + y * source.bytesPerRow
-            for bx in 0..<width {
-                let x0 = bx * boxX
-                let x1 = min(x0 + boxX, source.width)
-                let out = sums + bx * n
-                var px = line + x0 * n
-                for _ in x0..<x1 {
-                    if C.hasAlpha {
-                        let alpha = Int(px[n - 1])
-                        for c in 0..<(n - 1) { out[c] += Int(px[c]) * alpha }
-                        out[n - 1] += alpha
-                    } else {
-                        for c in 0..<n { out[c] += Int(px[c]) }
-                    }
-                    px += n
+            let line = base + y &* source.bytesPerRow
+            if C.hasAlpha {
+                var i = 0
+                while i < samples {
+                    let alpha = UInt64(line[i &+ n &- 1])
+                    for c in 0..<(n - 1) { columns[i &+ c] &+= UInt64(line[i &+ c]) &* alpha }
+                    columns[i &+ n &- 1] &+= alpha
+                    i &+= n
                 }
+            } else {
+                for i in 0..<samples { columns[i] &+= UInt64(line[i]) }
             }
         }
         let rows = Float(y1 - y0)
         for bx in 0..<width {
-            let columns = Float(min(bx * boxX + boxX, source.width) - bx * boxX)
-            let inverse = 1 / (rows * columns)
+            let x0 = bx &* boxX
+            let x1 = min(x0 &+ boxX, source.width)
+            let inverse = 1 / (rows * Float(x1 &- x0))
             let colourScale = C.hasAlpha ? inverse / 255 : inverse
-            let sum = sums + bx * n
-            let out = row + bx * n
+            let out = row + bx &* n
             for c in 0..<n {
-                out[c] = Float(sum[c]) * (C.hasAlpha && c < n - 1 ? colourScale : inverse)
+                var sum: UInt64 = 0
+                var i = x0 &* n &+ c
+                for _ in x0..<x1 {
+                    sum &+= columns[i]
+                    i &+= n
+                }
+                out[c] = Float(sum) * (C.hasAlpha && c < n - 1 ? colourScale : inverse)
             }
         }
     }
