@@ -6,6 +6,7 @@ import Testing
 ///
 ///     FG_BENCH=1 swift test -c release --filter ScalingBenchmarkTests
 ///
+/// `FG_BENCH_ONLY=500x375` runs only the matching cases, 300 times (for `perf record`).
 /// Prints the best and median of 15 runs per case, after one warm-up run, as thread CPU time
 /// (steady on a busy shared machine, where wall time mostly measures the other processes) and
 /// as wall time.
@@ -26,12 +27,14 @@ struct ScalingBenchmarkTests {
 
     @Test(.enabled(if: enabled, "set FG_BENCH=1 and build with -c release"))
     func timeScalingTo256() {
-        for (label, width, height, format, resampler) in Self.cases {
+        let only = ProcessInfo.processInfo.environment["FG_BENCH_ONLY"] // e.g. "500x375"
+        for (label, width, height, format, resampler) in Self.cases
+        where only.map({ "\(width)x\(height) \(label)".contains($0) }) ?? true {
             let source = ScalingTestImages.smooth(width: width, height: height, format: format)
             _ = resampler.scale(source, longestEdge: 256)
             var cpu: [Double] = [], wall: [Double] = []
             var checksum = 0
-            for _ in 0..<15 {
+            for _ in 0..<(only == nil ? 15 : 300) {
                 let (cpuStart, wallStart) = (Self.threadCPUms(), Self.wallms())
                 let thumb = resampler.scale(source, longestEdge: 256)
                 cpu.append(Self.threadCPUms() - cpuStart)
@@ -42,7 +45,7 @@ struct ScalingBenchmarkTests {
             wall.sort()
             #expect(checksum > 0)
             print(String(format: "bench: %-28@ %4dx%-4d %@ -> 256: cpu best %.2f ms, median %.2f ms; wall median %.2f ms",
-                         label as NSString, width, height, format.rawValue as NSString, cpu[0], cpu[7], wall[7]))
+                         label as NSString, width, height, format.rawValue as NSString, cpu[0], cpu[cpu.count / 2], wall[wall.count / 2]))
         }
     }
 

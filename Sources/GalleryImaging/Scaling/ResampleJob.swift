@@ -31,7 +31,8 @@ struct ResampleJob {
                                        outputSize: height, filter: filter)
         let rowLength = width * C.value
         var intermediate = [Float](repeating: 0, count: rowLength * shrunkHeight)
-        var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value)
+        // One float of padding: the RGB horizontal filter loads 4 lanes at the last pixel.
+        var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value + 1)
         let boxed = boxX > 1 || boxY > 1
         var columns = [UInt64](repeating: 0, count: boxed ? source.width * C.value : 0)
         intermediate.withUnsafeMutableBufferPointer { inter in
@@ -144,21 +145,30 @@ struct ResampleJob {
                 weights.weights.withUnsafeBufferPointer { taps in
                     for x in 0..<weights.outputSize {
                         let w = taps.baseAddress! + x * weights.stride
-                        let src = row + first[x] * n
-                        var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                        for k in 0..<count[x] {
-                            let p = src + k * n
-                            let wk = w[k]
-                            sum.0 += p[0] * wk
-                            if n > 1 { sum.1 += p[1] * wk }
-                            if n > 2 { sum.2 += p[2] * wk }
-                            if n > 3 { sum.3 += p[3] * wk }
+                        let src = row + first[x] &* n
+                        let o = out + x &* n
+                        if n >= 3 {
+                            // One 4-lane multiply-add per tap; for RGB the fourth lane reads the next
+                            // pixel's red (or the row's padding float) and is discarded.
+                            var sum = SIMD4<Float>()
+                            for k in 0..<count[x] {
+                                let p = UnsafeRawPointer(src + k &* n).loadUnaligned(as: SIMD4<Float>.self)
+                                sum += p * w[k]
+                            }
+                            o[0] = sum[0]
+                            o[1] = sum[1]
+                            o[2] = sum[2]
+                            if n > 3 { o[3] = sum[3] }
+                        } else {
+                            var sum: (Float, Float) = (0, 0)
+                            for k in 0..<count[x] {
+                                let p = src + k &* n
+                                sum.0 += p[0] * w[k]
+                                if n > 1 { sum.1 += p[1] * w[k] }
+                            }
+                            o[0] = sum.0
+                            if n > 1 { o[1] = sum.1 }
                         }
-                        let o = out + x * n
-                        o[0] = sum.0
-                        if n > 1 { o[1] = sum.1 }
-                        if n > 2 { o[2] = sum.2 }
-                        if n > 3 { o[3] = sum.3 }
                     }
                 }
             }
