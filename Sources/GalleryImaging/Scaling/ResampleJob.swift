@@ -2,7 +2,8 @@
 /// `width x shrunkHeight` premultiplied samples, then the vertical filter into the output bitmap.
 ///
 /// Only a few buffers are allocated per call (one shrunk row, integer column sums, the
-/// intermediate, one output row), none per pixel; the hot loops run on raw pointers with the channel count known at compile time.
+/// intermediate, one output row), none per pixel; the hot loops run on raw pointers with the
+/// channel count known at compile time (see `ChannelCount`), so they carry no bounds checks.
 struct ResampleJob {
     let source: Bitmap
     let width: Int
