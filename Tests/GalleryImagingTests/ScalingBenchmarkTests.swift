@@ -6,7 +6,10 @@ import Testing
 ///
 ///     FG_BENCH=1 swift test -c release --filter ScalingBenchmarkTests
 ///
-/// Prints the best and median of 15 runs per case, after one warm-up run.
+/// `FG_BENCH_ONLY=500x375` runs only the matching cases, 300 times (for `perf record`).
+/// Prints the best and median of 15 runs per case, after one warm-up run, as thread CPU time
+/// (steady on a busy shared machine, where wall time mostly measures the other processes) and
+/// as wall time.
 @Suite("Resampler timing (opt-in)")
 struct ScalingBenchmarkTests {
     static let enabled = ProcessInfo.processInfo.environment["FG_BENCH"] != nil
@@ -24,22 +27,37 @@ struct ScalingBenchmarkTests {
 
     @Test(.enabled(if: enabled, "set FG_BENCH=1 and build with -c release"))
     func timeScalingTo256() {
-        for (label, width, height, format, resampler) in Self.cases {
+        let only = ProcessInfo.processInfo.environment["FG_BENCH_ONLY"] // e.g. "500x375"
+        for (label, width, height, format, resampler) in Self.cases
+        where only.map({ "\(width)x\(height) \(label)".contains($0) }) ?? true {
             let source = ScalingTestImages.smooth(width: width, height: height, format: format)
             _ = resampler.scale(source, longestEdge: 256)
-            var times: [Double] = []
+            var cpu: [Double] = [], wall: [Double] = []
             var checksum = 0
-            for _ in 0..<15 {
-                let start = ContinuousClock.now
+            for _ in 0..<(only == nil ? 15 : 300) {
+                let (cpuStart, wallStart) = (Self.threadCPUms(), Self.wallms())
                 let thumb = resampler.scale(source, longestEdge: 256)
-                let elapsed = ContinuousClock.now - start
-                times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+                cpu.append(Self.threadCPUms() - cpuStart)
+                wall.append(Self.wallms() - wallStart)
                 checksum &+= Int(thumb.pixels[thumb.pixels.count / 2])
             }
-            times.sort()
+            cpu.sort()
+            wall.sort()
             #expect(checksum > 0)
-            print(String(format: "bench: %-28@ %4dx%-4d %@ -> 256: best %.2f ms, median %.2f ms",
-                         label as NSString, width, height, format.rawValue as NSString, times[0], times[7]))
+            print(String(format: "bench: %-28@ %4dx%-4d %@ -> 256: cpu best %.2f ms, median %.2f ms; wall median %.2f ms",
+                         label as NSString, width, height, format.rawValue as NSString, cpu[0], cpu[cpu.count / 2], wall[wall.count / 2]))
         }
+    }
+
+    static func threadCPUms() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
+    }
+
+    static func wallms() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
     }
 }

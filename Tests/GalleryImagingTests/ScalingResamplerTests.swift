@@ -45,7 +45,8 @@ struct ScalingResamplerTests {
         }
     }
 
-    @Test(arguments: [(1500, 1000, 256, 171), (500, 375, 256, 192), (1200, 800, 100, 67), (800, 1200, 67, 100)])
+    @Test(arguments: [(1500, 1000, 256, 171), (500, 375, 256, 192), (1200, 800, 100, 67), (800, 1200, 67, 100),
+                      (1001, 777, 97, 75)]) // last: partial boxes at the right and bottom edges
     func lanczosIsCloseToAreaAverageOnSmoothContent(size: (Int, Int, Int, Int)) {
         let source = Images.smooth(width: size.0, height: size.1, format: .rgb8)
         let out = Resampler.default.scale(source, width: size.2, height: size.3)

@@ -1,8 +1,9 @@
 /// One scaling operation: box shrink + horizontal filter row by row into a Float buffer of
 /// `width x shrunkHeight` premultiplied samples, then the vertical filter into the output bitmap.
 ///
-/// Only three buffers are allocated per call (one shrunk row, the intermediate, one output row),
-/// none per pixel; the hot loops run on raw pointers with the channel count known at compile time.
+/// Only a few buffers are allocated per call (one shrunk row, integer column sums, the
+/// intermediate, one output row), none per pixel; the hot loops run on raw pointers with the
+/// channel count known at compile time (see `ChannelCount`), so they carry no bounds checks.
 struct ResampleJob {
     let source: Bitmap
     let width: Int
@@ -31,15 +32,25 @@ struct ResampleJob {
                                        outputSize: height, filter: filter)
         let rowLength = width * C.value
         var intermediate = [Float](repeating: 0, count: rowLength * shrunkHeight)
-        var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value)
+        // One float of padding: the RGB horizontal filter loads 4 lanes at the last pixel.
+        var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value + 1)
+        let boxed = boxX > 1 || boxY > 1
+        var columns = [UInt64](repeating: 0, count: boxed ? source.width * C.value : 0)
         intermediate.withUnsafeMutableBufferPointer { inter in
             shrunkRow.withUnsafeMutableBufferPointer { row in
-                source.withUnsafeBytes { src in
-                    let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    for sy in 0..<shrunkHeight {
-                        loadShrunkRow(C.self, sy, from: base, into: row.baseAddress!, width: shrunkWidth)
-                        filterRow(C.self, row.baseAddress!, into: inter.baseAddress! + sy * rowLength,
-                                  weights: horizontal)
+                columns.withUnsafeMutableBufferPointer { columns in
+                    source.withUnsafeBytes { src in
+                        let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        for sy in 0..<shrunkHeight {
+                            if boxed {
+                                boxShrinkRow(C.self, sy, from: base, columns: columns.baseAddress!,
+                                             into: row.baseAddress!, width: shrunkWidth)
+                            } else {
+                                loadRow(C.self, sy, from: base, into: row.baseAddress!)
+                            }
+                            filterRow(C.self, row.baseAddress!, into: inter.baseAddress! + sy * rowLength,
+                                      weights: horizontal)
+                        }
                     }
                 }
             }
@@ -59,41 +70,69 @@ struct ResampleJob {
         }
     }
 
-    /// Averages rows `sy*boxY ..< (sy+1)*boxY` (fewer at the bottom edge) in blocks of `boxX`
-    /// columns (fewer at the right edge), premultiplying colour by alpha, into `row`.
+    /// Converts source row `y` to Float samples, premultiplying colour by alpha (alpha / 255).
     @inline(__always)
-    private func loadShrunkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
-                                                into row: UnsafeMutablePointer<Float>, width: Int) {
+    private func loadRow<C: ChannelCount>(_: C.Type, _ y: Int, from base: UnsafePointer<UInt8>,
+                                          into row: UnsafeMutablePointer<Float>) {
         let n = C.value
-        let y0 = sy * boxY
-        let y1 = min(y0 + boxY, source.height)
-        row.update(repeating: 0, count: width * n)
+        let line = base + y * source.bytesPerRow
+        if !C.hasAlpha {
+            for i in 0..<(source.width * n) { row[i] = Float(line[i]) }
+            return
+        }
+        for x in 0..<source.width {
+            let px = line + x * n
+            let out = row + x * n
+            let alpha = Float(px[n - 1])
+            let scale = alpha * (1 / 255)
+            for c in 0..<(n - 1) { out[c] = Float(px[c]) * scale }
+            out[n - 1] = alpha
+        }
+    }
+
+    /// Averages source rows `sy*boxY ..< (sy+1)*boxY` (fewer at the bottom edge) in blocks of
+    /// `boxX` columns (fewer at the right edge) into `row`, premultiplied. Rows are first summed
+    /// column by column into `columns` (exact integers: a contiguous, vectorisable add per source
+    /// byte), then each block of columns once per output row. Colour is summed times alpha.
+    @inline(__always)
+    private func boxShrinkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
+                                               columns: UnsafeMutablePointer<UInt64>,
+                                               into row: UnsafeMutablePointer<Float>, width: Int) {
+        let n = C.value
+        let y0 = sy &* boxY
+        let y1 = min(y0 &+ boxY, source.height)
+        let samples = source.width &* n
+        columns.update(repeating: 0, count: samples)
         for y in y0..<y1 {
-            let line = base + y * source.bytesPerRow
-            for bx in 0..<width {
-                let x0 = bx * boxX
-                let x1 = min(x0 + boxX, source.width)
-                let out = row + bx * n
-                for x in x0..<x1 {
-                    let px = line + x * n
-                    if C.hasAlpha {
-                        let alpha = Float(px[n - 1])
-                        let scale = alpha * (1 / 255)
-                        for c in 0..<(n - 1) { out[c] += Float(px[c]) * scale }
-                        out[n - 1] += alpha
-                    } else {
-                        for c in 0..<n { out[c] += Float(px[c]) }
-                    }
+            let line = base + y &* source.bytesPerRow
+            if C.hasAlpha {
+                var i = 0
+                while i < samples {
+                    let alpha = UInt64(line[i &+ n &- 1])
+                    for c in 0..<(n - 1) { columns[i &+ c] &+= UInt64(line[i &+ c]) &* alpha }
+                    columns[i &+ n &- 1] &+= alpha
+                    i &+= n
                 }
+            } else {
+                for i in 0..<samples { columns[i] &+= UInt64(line[i]) }
             }
         }
-        if boxX == 1 && boxY == 1 { return }
         let rows = Float(y1 - y0)
         for bx in 0..<width {
-            let columns = Float(min(bx * boxX + boxX, source.width) - bx * boxX)
-            let inverse = 1 / (rows * columns)
-            let out = row + bx * n
-            for c in 0..<n { out[c] *= inverse }
+            let x0 = bx &* boxX
+            let x1 = min(x0 &+ boxX, source.width)
+            let inverse = 1 / (rows * Float(x1 &- x0))
+            let colourScale = C.hasAlpha ? inverse / 255 : inverse
+            let out = row + bx &* n
+            for c in 0..<n {
+                var sum: UInt64 = 0
+                var i = x0 &* n &+ c
+                for _ in x0..<x1 {
+                    sum &+= columns[i]
+                    i &+= n
+                }
+                out[c] = Float(sum) * (C.hasAlpha && c < n - 1 ? colourScale : inverse)
+            }
         }
     }
 
@@ -107,21 +146,30 @@ struct ResampleJob {
                 weights.weights.withUnsafeBufferPointer { taps in
                     for x in 0..<weights.outputSize {
                         let w = taps.baseAddress! + x * weights.stride
-                        let src = row + first[x] * n
-                        var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                        for k in 0..<count[x] {
-                            let p = src + k * n
-                            let wk = w[k]
-                            sum.0 += p[0] * wk
-                            if n > 1 { sum.1 += p[1] * wk }
-                            if n > 2 { sum.2 += p[2] * wk }
-                            if n > 3 { sum.3 += p[3] * wk }
+                        let src = row + first[x] &* n
+                        let o = out + x &* n
+                        if n >= 3 {
+                            // One 4-lane multiply-add per tap; for RGB the fourth lane reads the next
+                            // pixel's red (or the row's padding float) and is discarded.
+                            var sum = SIMD4<Float>()
+                            for k in 0..<count[x] {
+                                let p = UnsafeRawPointer(src + k &* n).loadUnaligned(as: SIMD4<Float>.self)
+                                sum += p * w[k]
+                            }
+                            o[0] = sum[0]
+                            o[1] = sum[1]
+                            o[2] = sum[2]
+                            if n > 3 { o[3] = sum[3] }
+                        } else {
+                            var sum: (Float, Float) = (0, 0)
+                            for k in 0..<count[x] {
+                                let p = src + k &* n
+                                sum.0 += p[0] * w[k]
+                                if n > 1 { sum.1 += p[1] * w[k] }
+                            }
+                            o[0] = sum.0
+                            if n > 1 { o[1] = sum.1 }
                         }
-                        let o = out + x * n
-                        o[0] = sum.0
-                        if n > 1 { o[1] = sum.1 }
-                        if n > 2 { o[2] = sum.2 }
-                        if n > 3 { o[3] = sum.3 }
                     }
                 }
             }
