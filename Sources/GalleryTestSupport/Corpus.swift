@@ -37,8 +37,10 @@ public enum Corpus {
     public static func path(_ relative: String) -> String { requireRoot() + "/" + relative }
 
     /// The bytes of a corpus file.
-    public static func bytes(_ relative: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(relative))))
+    public static func bytes(_ relative: String) throws(TestSupportError) -> [UInt8] {
+        let file = path(relative)
+        guard let data = FileManager.default.contents(atPath: file) else { throw .corpusFileMissing(path: file) }
+        return [UInt8](data)
     }
 
     /// Every row of expected.tsv, in file order (empty when the corpus is missing).

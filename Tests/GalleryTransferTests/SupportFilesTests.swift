@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func corpusIsFoundFromThisFile() throws {
-        let root = try Corpus.root()
+        let root = try #require(Corpus.root)
         #expect(root.hasSuffix("shared/corpus"))
         #expect(FileManager.default.fileExists(atPath: root + "/README.md"))
     }
@@ -28,13 +28,13 @@ import Testing
     }
 
     @Test func expectationsMatchTheReadme() throws {
-        let rows = try Corpus.expectations()
+        let rows = Corpus.entries
         #expect(rows.count == 257)
-        #expect(rows.filter { $0.expect == .error }.count == 33)
+        #expect(rows.filter { $0.expect == "error" }.count == 33)
         let six = try #require(rows.first { $0.file == "exif-orientation/Landscape_6.jpg" })
-        #expect(six.expect == .ok)
+        #expect(six.expect == "ok")
         #expect(six.exifOrientation == 6)
-        #expect(six.width == six.displayHeight && six.height == six.displayWidth)
+        #expect(six.width == 1200 && six.height == 1800)
     }
 
     @Test func cameraPhotosAreJPEGsWithTheirExpectedSizes() throws {

@@ -27,7 +27,7 @@ public enum TestPhotos {
 
     /// Loads one corpus file.
     public static func photo(_ relative: String, filePath: String = #filePath) throws(TestSupportError) -> Photo {
-        Photo(source: relative, bytes: try Corpus.bytes(relative, filePath: filePath))
+        Photo(source: relative, bytes: try Corpus.bytes(relative))
     }
 
     /// The 18 camera photos, in a fixed order.
