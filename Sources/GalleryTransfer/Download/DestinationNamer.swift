@@ -45,7 +45,7 @@ public struct DestinationNamer: Sendable {
 public enum URLList {
     public static func parse(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { String($0).asciiTrimmed }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 }

@@ -81,7 +81,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: callbacks (multi-loop thread)
 
-    fileprivate func onHeaderLine(_ line: String) -> Bool {
+    fileprivate func onHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
         guard parser.feed(line), let head = parser.head else { return true }
         // Only a 2xx block is final for certain before its body: 1xx and followed 3xx blocks are followed by
         // another block. Other statuses are settled at the first body byte or at completion.
@@ -204,9 +204,7 @@ private let curlWriteCallback: curl_write_callback = { ptr, size, count, user in
 private let curlHeaderCallback: curl_write_callback = { ptr, size, count, user in
     let t = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
     let n = size * count
-    let raw = UnsafeRawBufferPointer(start: ptr, count: n)
-    let line = String(decoding: raw, as: UTF8.self)
-    return t.onHeaderLine(line) ? n : 0
+    return t.onHeaderLine(UnsafeRawBufferPointer(start: ptr, count: n)) ? n : 0
 }
 
 private let curlProgressCallback: curl_xferinfo_callback = { user, _, downloaded, _, _ in
