@@ -31,7 +31,7 @@ import Testing
         // does not fail a send): 6 x 30 KB of 10.2 MB, counted against the 2% allowance like any waste.
         try await Task.sleep(nanoseconds: 30_000_000)
         first.send(SIGKILL)
-        let killed = first.wait(timeout: 10)
+        let killed = await DownloadCLI.wait(first, timeout: 10)
         #expect(killed.signal == SIGKILL)
         let sentBeforeKill = server.totalBodyBytesSent
         #expect(sentBeforeKill < total, "the first run finished before it was killed")
@@ -43,11 +43,12 @@ import Testing
         let parts = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".part") }
         #expect(!parts.isEmpty)
 
-        let second = try ProcessRunner.run(DownloadCLI.binary, args, timeout: 60)
+        let second = try await DownloadCLI.run(args, timeout: 60)
         #expect(second.exitCode == 0, "stderr: \(second.stderrText)")
         for (i, body) in files.enumerated() {
-            let got = try DownloadCLI.sha256("\(out)/\(i).jpg")
-            #expect(got == (try DownloadCLI.sha256(bytes: body, in: work)), "file \(i)")
+            let got = try await DownloadCLI.sha256("\(out)/\(i).jpg")
+            let want = try await DownloadCLI.sha256(bytes: body, in: work)
+            #expect(got == want, "file \(i)")
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.contains(".part") }
         #expect(leftovers.isEmpty)
