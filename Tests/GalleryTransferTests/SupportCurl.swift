@@ -56,11 +56,7 @@ enum Curl {
     }
 }
 
-/// Deterministic pseudo-random bytes, so a wrong offset shows up as a content mismatch.
+/// Seeded bytes for transfers whose content does not matter (see `TestPhotos.patternBytes`).
 func patternBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
-    var state = seed
-    return (0..<count).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 56)
-    }
+    TestPhotos.patternBytes(count, seed: seed)
 }

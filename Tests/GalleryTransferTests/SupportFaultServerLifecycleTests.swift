@@ -29,6 +29,24 @@ import Testing
         #expect(hanging.wait(timeout: 10).exitCode == 52)
     }
 
+    @Test func clientVanishingMidBodyDoesNotKillTheProcess() throws {
+        // The server is still writing when curl gives up: send() fails with EPIPE/ECONNRESET,
+        // which without MSG_NOSIGNAL would raise SIGPIPE and end the whole test run.
+        let server = try FaultServer()
+        let big = patternBytes(20_000_000)
+        server.route("/big") { _, _ in .file(big).trickle(bytesPerSecond: 20_000_000) }
+        let result = try Curl.run(["-m", "0.3", server.url("/big")])
+        #expect(result.exitCode == 28)
+        // Give the server time to hit the closed socket, then check it stopped writing.
+        usleep(500_000)
+        let sent = server.bodyBytesSent(path: "/big")
+        usleep(300_000)
+        #expect(server.bodyBytesSent(path: "/big") == sent)
+        #expect(sent < big.count)
+        server.route("/ok") { _, _ in .status(200, text: "still here") }
+        #expect(try Curl.run([server.url("/ok")]).body == Array("still here".utf8))
+    }
+
     @Test func manyServersLeakNoDescriptors() throws {
         func openDescriptors() -> Int {
             (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
@@ -38,7 +56,11 @@ import Testing
             let server = try FaultServer()
             _ = try Curl.run([server.url("/")])
         }
+        func threads() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+        }
         let before = openDescriptors()
+        let threadsBefore = threads()
         for _ in 0..<30 {
             var client: ProcessRunner?
             do {
@@ -53,6 +75,8 @@ import Testing
         // One leaked descriptor per server would exceed this; other suites running in parallel
         // may hold a few of their own.
         #expect(openDescriptors() <= before + 20)
+        // Each server had an accept thread and a connection thread; stop() joined them all.
+        #expect(threads() <= threadsBefore + 20)
     }
 
     @Test func stopIsIdempotentAndRefusesNewConnections() throws {

@@ -89,6 +89,14 @@ import Testing
         #expect(server.bodyBytesSent(path: "/a.jpg") == 0)
     }
 
+    @Test func notModifiedKeepsTheConnectionUsable() throws {
+        let server = try fileServer()
+        let result = try Curl.run(["-H", "If-None-Match: \"v1\"", server.url("/a.jpg"), server.url("/a.jpg")])
+        #expect(result.status == 304)
+        #expect(server.requests(path: "/a.jpg").count == 2)
+        #expect(server.connectionCount == 1)
+    }
+
     @Test func staleConditionalGetGivesFullFile() throws {
         let server = try fileServer()
         let result = try Curl.run(["-H", "If-None-Match: \"v0\"", server.url("/a.jpg")])
@@ -118,6 +126,18 @@ import Testing
         let result = try Curl.run([server.url("/nothing")])
         #expect(result.status == 404)
         #expect(server.requests(path: "/nothing").count == 1)
+    }
+
+    @Test func unmatchedPathsCanBeRouted() throws {
+        let server = try FaultServer()
+        let gallery = try TestPhotos.gallery(count: 3)
+        let files = Dictionary(uniqueKeysWithValues: gallery.map { ("/g/\($0.name)", $0.photo.bytes) })
+        server.routeUnmatched { request, _ in
+            files[request.path].map { .file($0, contentType: "image/jpeg") } ?? .status(404)
+        }
+        let result = try Curl.run([server.url("/g/photo-002.jpg")])
+        #expect(result.body == gallery[1].photo.bytes)
+        #expect(try Curl.run([server.url("/g/nope.jpg")]).status == 404)
     }
 
     @Test func attemptsCountPerPath() throws {
@@ -163,5 +183,10 @@ import Testing
         #expect(log.first?.method == "POST")
         #expect(log.first?.body == Array("hello body".utf8))
         #expect(server.connectionCount == 1)
+        // A large body makes curl send `Expect: 100-continue`; the server must answer it at once.
+        let large = String(repeating: "z", count: 100_000)
+        let big = try Curl.run(["--data-binary", large, server.url("/upload")])
+        #expect(big.body == Array("got 100000".utf8))
+        #expect(big.duration < 0.9)
     }
 }

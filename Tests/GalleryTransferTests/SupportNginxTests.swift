@@ -10,7 +10,7 @@ import Testing
     let nginx: NginxServer
 
     init() throws {
-        folder = try TempDirectory(prefix: "nginx-root")
+        folder = try TempDirectory(prefix: "nginx root")  // a space, to prove paths are quoted
         try folder.write(bytes, to: "photo.jpg")
         try folder.write(Array("<p>hi</p>".utf8), to: "sub/page.html")
         nginx = try NginxServer(root: folder.path)
@@ -84,6 +84,22 @@ import Testing
         #expect(missing.first?.status == 404)
         #expect(page.first?.connection == missing.first?.connection)
         #expect(missing.first?.connectionRequests == 2)
+    }
+
+    @Test func missingNginxIsAClearError() throws {
+        #expect {
+            _ = try NginxServer(root: folder.path, binary: "/nonexistent/nginx")
+        } throws: { error in
+            "\(error)".contains("Scripts/bootstrap")
+        }
+    }
+
+    @Test func badConfigurationReportsTheErrorLog() throws {
+        #expect {
+            _ = try NginxServer(root: folder.path, extraServerDirectives: "no_such_directive on;")
+        } throws: { error in
+            "\(error)".contains("unknown directive \"no_such_directive\"")
+        }
     }
 
     @Test func extraDirectivesAndStop() throws {

@@ -21,7 +21,13 @@ struct Connection {
                 _ = ResponseWriter(core: core, fd: fd, path: "").write(bad, method: "GET", closeRequested: true)
                 return
             }
+            let arrival = Date()
             buffer.removeFirst(end)
+            if head.contentLength > 0, head.headers["Expect"]?.lowercased() == "100-continue" {
+                // Without this, curl waits a second before sending any body over 1 kB.
+                let proceed = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                guard Socket.sendAll(fd, proceed[...]) == proceed.count else { return }
+            }
             guard head.contentLength <= Self.maximumBodyBytes,
                   fill(&buffer, to: head.contentLength) else { return }
             let body = Array(buffer.prefix(head.contentLength))
@@ -30,9 +36,9 @@ struct Connection {
             let (path, query) = RequestParser.split(target: head.target)
             let request = FaultServer.Request(
                 method: head.method, target: head.target, path: path, query: query, version: head.version,
-                headers: head.headers, body: body, arrival: Date(), connectionID: id)
+                headers: head.headers, body: body, arrival: arrival, connectionID: id)
             let attempt = core.record(request)
-            var response = core.handler(for: path)?(request, attempt)
+            var response = (core.handler(for: path) ?? core.fallbackHandler())?(request, attempt)
                 ?? .status(404, headers: ["Content-Type": "text/plain"], text: "no route for \(path)\n")
             if let file = response.file {
                 response = FileResolution.resolve(file, base: response, for: request)

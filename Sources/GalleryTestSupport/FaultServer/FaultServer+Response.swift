@@ -50,6 +50,12 @@ extension FaultServer {
         var chunked = false
         /// Close the connection without sending a byte.
         var dropConnection = false
+        /// Abort with a TCP reset (SO_LINGER 0) after this many body bytes.
+        var resetAfter: Int?
+        /// After the status line, send header fields forever (until the client gives up).
+        var endlessHeaders = false
+        /// Send these bytes instead of a response, then close.
+        var raw: [UInt8]?
     }
 }
 
@@ -95,6 +101,14 @@ extension FaultServer.Response {
     /// A redirect to any string, unchecked (e.g. `file:///etc/passwd` or a relative path).
     public static func redirect(to location: String, status: Int = 302) -> Self {
         Self(status: status, headers: ["Location": location], body: [])
+    }
+
+    /// Exactly these bytes instead of a response (garbage, HTTP/0.9, a broken status line,
+    /// interim 1xx heads...), then the connection closes.
+    public static func raw(_ bytes: [UInt8]) -> Self {
+        var response = Self(status: 0)
+        response.faults.raw = bytes
+        return response
     }
 
     /// An HTML page served under an image content type, to test content sniffing.
@@ -173,6 +187,29 @@ extension FaultServer.Response {
     public func droppingConnection() -> Self {
         var copy = self
         copy.faults.dropConnection = true
+        return copy
+    }
+
+    /// Aborts the connection with a TCP reset (RST, not FIN) after `n` body bytes.
+    public func reset(afterBodyBytes n: Int) -> Self {
+        var copy = self
+        copy.faults.resetAfter = max(0, n)
+        return copy
+    }
+
+    /// Sends the status line, then header fields without end (up to 256 MiB), to test a
+    /// client's header size limit.
+    public func endlessHeaders() -> Self {
+        var copy = self
+        copy.faults.endlessHeaders = true
+        return copy
+    }
+
+    /// Appends a header field, keeping existing ones of that name (e.g. two conflicting
+    /// Content-Length fields).
+    public func addingHeader(_ name: String, _ value: String) -> Self {
+        var copy = self
+        copy.headers.add(name, value)
         return copy
     }
 

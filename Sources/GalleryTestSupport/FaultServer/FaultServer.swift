@@ -45,8 +45,18 @@ public final class FaultServer: Sendable {
     public func urlValue(_ path: String) -> URL { URL(string: url(path))! }
 
     /// Routes requests whose path (query excluded) equals `path`. A later call replaces it.
+    ///
+    /// The handler runs on the connection's thread. Capture values (bytes, `server.url(...)`
+    /// strings), not the server itself: a handler holding the server is a retain cycle, and the
+    /// server would then only stop on an explicit `stop()`.
     public func route(_ path: String, _ handler: @escaping Handler) {
         core.state.withLock { $0.routes[path] = handler }
+    }
+
+    /// Answers every path that has no route of its own (instead of the default 404), e.g. to
+    /// serve a whole gallery by looking `request.path` up in a dictionary.
+    public func routeUnmatched(_ handler: @escaping Handler) {
+        core.state.withLock { $0.fallback = handler }
     }
 
     /// Every request received on `path`, in arrival order.
@@ -57,8 +67,10 @@ public final class FaultServer: Sendable {
     /// Every request received, in arrival order.
     public var allRequests: [Request] { core.state.withLock { $0.log } }
 
-    /// Body bytes actually written to sockets for `path` (after encoding, excluding headers and
-    /// chunk framing), to prove that a resume fetched only what was missing.
+    /// Body bytes written to sockets for `path` (after encoding, excluding headers and chunk
+    /// framing), to prove that a resume fetched only what was missing. Exact once a response
+    /// completed or was cut by the server; when the client hangs up mid-body it includes what
+    /// the kernel had accepted for the vanished client.
     public func bodyBytesSent(path: String) -> Int {
         core.state.withLock { $0.bodyBytes[path] ?? 0 }
     }

@@ -12,6 +12,14 @@ struct ResponseWriter {
         let faults = response.faults
         if faults.dropConnection { return false }
         if let delay = faults.stallBeforeHeaders, !core.pause(delay) { return false }
+        if let raw = faults.raw {
+            _ = Socket.sendAll(fd, raw[...])
+            return false
+        }
+        if faults.endlessHeaders {
+            sendEndlessHeaders(status: response.status)
+            return false
+        }
 
         var headers = response.headers
         var body = response.body
@@ -21,7 +29,7 @@ struct ResponseWriter {
         }
         let status = response.status
         let bodyAllowed = method != "HEAD" && !(100..<200).contains(status) && status != 204 && status != 304
-        var close = closeRequested || faults.cutAfter != nil
+        var close = closeRequested || faults.cutAfter != nil || faults.resetAfter != nil
         if faults.chunked {
             headers.set("Content-Length", nil)
             headers.set("Transfer-Encoding", "chunked")
@@ -34,7 +42,7 @@ struct ResponseWriter {
         } else if let given = headers["Content-Length"] {
             // A test-supplied length (e.g. 50 GB over a short body) is sent as is; the connection
             // cannot be reused after a body that does not match it.
-            close = close || Int(given) != body.count
+            close = close || Int(given) != body.count || headers.values("Content-Length").count > 1
         } else if status != 304 && status != 204 && !(100..<200).contains(status) {
             headers.set("Content-Length", String(body.count))
         }
@@ -54,7 +62,7 @@ struct ResponseWriter {
     /// Sends the body in slices, honouring cut, stall and trickle. False if the connection must
     /// end (cut, peer gone, server stopping).
     private func sendBody(_ body: ArraySlice<UInt8>, faults: FaultServer.Faults) -> Bool {
-        let limit = min(body.count, faults.cutAfter ?? Int.max)
+        let limit = min(body.count, faults.cutAfter ?? Int.max, faults.resetAfter ?? Int.max)
         let sliceSize = faults.bytesPerSecond.map { max(1, $0 / 10) } ?? 64 * 1024
         var stallPending = faults.stall
         var sent = 0
@@ -71,6 +79,10 @@ struct ResponseWriter {
             if let rate = faults.bytesPerSecond, !core.pause(Double(count) / Double(rate)) { return false }
         }
         if let stall = stallPending, !core.pause(stall.seconds) { return false }
+        if faults.resetAfter.map({ $0 < body.count }) ?? false {
+            Socket.resetOnClose(fd)
+            return false
+        }
         if faults.cutAfter.map({ $0 < body.count }) ?? false { return false }
         if faults.chunked {
             let last = Array("0\r\n\r\n".utf8)
@@ -79,14 +91,33 @@ struct ResponseWriter {
         return true
     }
 
+    private func sendEndlessHeaders(status: Int) {
+        let statusLine = Array("HTTP/1.1 \(status) \(FaultServer.reasonPhrase(status))\r\n".utf8)
+        guard Socket.sendAll(fd, statusLine[...]) == statusLine.count else { return }
+        let filler = String(repeating: "x", count: 1000)
+        var sent = 0
+        var index = 0
+        while sent < 256 << 20, !core.isStopped {
+            index += 1
+            let line = Array("X-Filler-\(index): \(filler)\r\n".utf8)
+            guard Socket.sendAll(fd, line[...]) == line.count else { return }
+            sent += line.count
+        }
+    }
+
     private func sendPayload(_ slice: ArraySlice<UInt8>, chunked: Bool) -> Bool {
         if chunked {
             let size = Array((String(slice.count, radix: 16) + "\r\n").utf8)
             guard Socket.sendAll(fd, size[...]) == size.count else { return false }
         }
+        // Counted before sending: a client can read the last byte and the test can ask for the
+        // count before this thread runs again. A failed send takes back what was not written.
+        core.countBodyBytes(slice.count, path: path)
         let written = Socket.sendAll(fd, slice)
-        core.countBodyBytes(written, path: path)
-        guard written == slice.count else { return false }
+        guard written == slice.count else {
+            core.countBodyBytes(written - slice.count, path: path)
+            return false
+        }
         if chunked {
             let end = Array("\r\n".utf8)
             return Socket.sendAll(fd, end[...]) == end.count

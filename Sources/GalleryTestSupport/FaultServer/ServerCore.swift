@@ -13,6 +13,7 @@ final class ServerCore: Sendable {
     struct State {
         var stopped = false
         var routes: [String: FaultServer.Handler] = [:]
+        var fallback: FaultServer.Handler?
         var attempts: [String: Int] = [:]
         var log: [FaultServer.Request] = []
         var bodyBytes: [String: Int] = [:]
@@ -134,6 +135,10 @@ final class ServerCore: Sendable {
         state.withLock { $0.routes[path] }
     }
 
+    func fallbackHandler() -> FaultServer.Handler? {
+        state.withLock { $0.fallback }
+    }
+
     /// Logs the request and returns its 1-based attempt number on its path.
     func record(_ request: FaultServer.Request) -> Int {
         state.withLock { state in
@@ -143,8 +148,9 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Adds (or, for a negative count, takes back) body bytes for `path`.
     func countBodyBytes(_ count: Int, path: String) {
-        guard count > 0 else { return }
+        guard count != 0 else { return }
         state.withLock { $0.bodyBytes[path, default: 0] += count }
     }
 }

@@ -18,17 +18,17 @@ struct NginxConfig {
         daemon off;
         master_process off;
         worker_processes 1;
-        pid \(directory)/nginx.pid;
-        error_log \(directory)/error.log notice;
+        pid "\(directory)/nginx.pid";
+        error_log "\(directory)/error.log" notice;
         events { worker_connections 512; }
         http {
             log_format fetchgallery '\(Self.logFields.joined(separator: "\t"))';
-            access_log \(directory)/access.log fetchgallery;
-            client_body_temp_path \(directory)/client_body;
-            proxy_temp_path \(directory)/proxy;
-            fastcgi_temp_path \(directory)/fastcgi;
-            uwsgi_temp_path \(directory)/uwsgi;
-            scgi_temp_path \(directory)/scgi;
+            access_log "\(directory)/access.log" fetchgallery;
+            client_body_temp_path "\(directory)/client_body";
+            proxy_temp_path "\(directory)/proxy";
+            fastcgi_temp_path "\(directory)/fastcgi";
+            uwsgi_temp_path "\(directory)/uwsgi";
+            scgi_temp_path "\(directory)/scgi";
             types {
                 image/jpeg jpg jpeg;
                 image/png png;
@@ -47,7 +47,7 @@ struct NginxConfig {
             server {
                 listen 127.0.0.1:\(port);
                 server_name localhost;
-                root \(root);
+                root "\(root)";
                 location / { }
                 \(extraServerDirectives)
             }

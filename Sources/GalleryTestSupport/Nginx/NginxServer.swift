@@ -31,25 +31,31 @@ public final class NginxServer: Sendable {
 
     /// Starts nginx serving `root` on a free port and waits (up to 10 s) until it accepts
     /// connections. `extraServerDirectives` is pasted into the `server` block, e.g.
-    /// `"location /slow/ { limit_rate 10k; }"`. Throws `.nginxMissing` when nginx is absent.
-    public init(root: String, extraServerDirectives: String = "") throws(TestSupportError) {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-            throw .nginxMissing(path: Self.binary)
+    /// `"location /slow/ { limit_rate 10k; }"`. Throws `.nginxMissing` when `binary` is absent
+    /// and `.nginxDidNotStart` (with nginx's error log) when it will not run.
+    public init(root: String, extraServerDirectives: String = "", binary: String = NginxServer.binary)
+        throws(TestSupportError)
+    {
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw .nginxMissing(path: binary)
         }
         self.root = root
         directory = try TempDirectory(prefix: "nginx")
         var lastFailure = TestSupportError.nginxDidNotStart(port: 0, reason: "not tried", log: "")
         // The port is found by binding port 0 and closing; another process may grab it before
-        // nginx binds, so a failed start is retried on a new port.
+        // nginx binds, so a start that failed on "Address already in use" is retried on a new port.
         for _ in 0..<3 {
             let port = try Socket.freeLoopbackPort()
             do {
-                process = try Self.launch(port: port, root: root, directory: directory,
+                process = try Self.launch(binary: binary, port: port, root: root, directory: directory,
                                           extra: extraServerDirectives)
                 self.port = Int(port)
                 return
             } catch {
                 lastFailure = error
+                guard case .nginxDidNotStart(_, _, let log) = error, log.contains("Address already in use") else {
+                    throw error
+                }
             }
         }
         throw lastFailure
@@ -102,7 +108,7 @@ public final class NginxServer: Sendable {
         _ = process.wait(timeout: 5)
     }
 
-    private static func launch(port: UInt16, root: String, directory: TempDirectory,
+    private static func launch(binary: String, port: UInt16, root: String, directory: TempDirectory,
                                extra: String) throws(TestSupportError) -> ProcessRunner {
         let config = NginxConfig(port: port, root: root, directory: directory.path, extraServerDirectives: extra)
         let configPath = directory.file("nginx.conf")

@@ -130,6 +130,12 @@ enum Socket {
         return offset - bytes.startIndex
     }
 
+    /// Makes the coming `close` send a TCP RST instead of a FIN (SO_LINGER with a zero timeout).
+    static func resetOnClose(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
     /// Waits until `fd` is readable or `timeout` seconds pass (nil: forever). True if readable.
     static func waitReadable(_ fd: Int32, timeout: Double?) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -16,7 +16,8 @@ import Glibc
 /// let result = runner.wait(timeout: 30)
 /// ```
 ///
-/// The child starts with no blocked signals (see `Spawn`), stdin on /dev/null.
+/// The child starts with no blocked signals (see `Spawn`), stdin on /dev/null, as the leader of
+/// its own process group; whatever of that group outlives it is killed by `wait`.
 public final class ProcessRunner: Sendable {
     /// A chunk the child wrote, as it arrived.
     public enum Output: Sendable {
@@ -79,6 +80,12 @@ public final class ProcessRunner: Sendable {
         }
     }
 
+    /// Sends a signal to the child's whole process group (it is started as a group leader),
+    /// reaching anything it forked.
+    public func sendToGroup(_ signal: Int32) {
+        kill(-pid, signal)
+    }
+
     /// Whether the child has already exited.
     public var hasExited: Bool { state.withLock { $0.exit != nil } }
 
@@ -92,12 +99,15 @@ public final class ProcessRunner: Sendable {
     public func wait(timeout: Double = 60) -> ProcessResult {
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             state.withLock { $0.timedOut = true }
-            send(SIGKILL)
+            sendToGroup(SIGKILL)
             exited.wait()
         }
         exited.signal()  // let a later wait() return at once
-        // A grandchild could hold the pipes open forever; do not let that hang the test.
-        _ = readers.wait(timeout: .now() + 5)
+        // Something it forked may still hold the pipes open: end the group rather than hang.
+        if readers.wait(timeout: .now() + 0.5) == .timedOut {
+            sendToGroup(SIGKILL)
+            _ = readers.wait(timeout: .now() + 5)
+        }
         return state.withLock { state in
             let exit = state.exit ?? (-1, nil)
             return ProcessResult(
