@@ -75,3 +75,22 @@ import Testing
         #expect(r.stderrText.contains("nope.txt"))
     }
 }
+
+extension DownloadCommandTests {
+    /// The terminal renderer redraws one line in place (carriage return + erase line) and clears it at the end.
+    @Test func terminalProgressRedrawsOneLineAndClearsIt() async throws {
+        let server = try FaultServer()
+        let body = DownloadCLI.bytes(60_000, seed: 7)
+        server.route("/slow.jpg") { _, _ in .file(body).trickle(bytesPerSecond: 150_000) }
+        let work = try TempDirectory()
+        let list = try work.write(Array(server.url("/slow.jpg").utf8), to: "urls.txt")
+        let r = try await DownloadCLI.run(["download", "--urls", list, "--out", work.file("o"), "--progress", "tty"])
+        #expect(r.exitCode == 0)
+        let err = r.stderrText
+        #expect(err.contains("\r\u{1B}[2K0/1 files"))
+        #expect(err.hasSuffix("\r\u{1B}[2K"))
+        #expect(!err.contains("\n"))
+        // At most ~10 redraws a second over the ~0.4 s run (plus the final clear).
+        #expect(err.components(separatedBy: "\r").count <= 12)
+    }
+}
