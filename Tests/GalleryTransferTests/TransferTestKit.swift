@@ -54,3 +54,24 @@ enum Kit {
         }
     }
 }
+
+/// Runs jobs on a dedicated serial queue instead of the cooperative pool. The pool has one thread per core
+/// (2 here), and synchronous tests elsewhere in the run (e.g. waiting for a curl process) can hold every
+/// one of them for seconds; timing assertions run their async work here so that does not stall them.
+final class DedicatedTaskExecutor: TaskExecutor {
+    static let shared = DedicatedTaskExecutor()
+    private let queue = DispatchQueue(label: "fetch-gallery.tests.timing")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+extension Kit {
+    /// Runs `body` (and every task it awaits or starts) off the cooperative pool; see `DedicatedTaskExecutor`.
+    static func offPool<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
+        try await withTaskExecutorPreference(DedicatedTaskExecutor.shared, operation: body)
+    }
+}
