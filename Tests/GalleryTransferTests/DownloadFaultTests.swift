@@ -19,8 +19,9 @@ import Testing
         let result = try await Kit.offPool {
             try await Kit.engine { $0.lowSpeedWindow = 1 }.download(DownloadRequest(url: server.url("/a.jpg"), destination: dest))
         }
-        // The server would hold the connection for 60 s; margins allow for a heavily loaded test machine.
-        #expect(Date().timeIntervalSince(start) < 12)
+        // The server would hold the connection for 60 s; the margins allow for a heavily loaded test machine
+        // (load 13 on 2 cores was seen while other work ran), while still proving the stall was cut.
+        #expect(Date().timeIntervalSince(start) < 20)
         #expect(Kit.read(dest) == body)
         #expect(result.resumedFrom > 0)
         #expect(server.bodyBytesSent(path: "/a.jpg") == body.count)
@@ -39,7 +40,7 @@ import Testing
         }
         let error = try #require(await Kit.offPool { await Kit.failure(engine, DownloadRequest(url: server.url("/a.jpg"), destination: dest)) })
         let elapsed = Date().timeIntervalSince(start)
-        #expect(elapsed < 9, "took \(elapsed) s (deadline 4 s, server stall 60 s)")
+        #expect(elapsed < 20, "took \(elapsed) s (deadline 4 s, server stall 60 s)")
         switch error.reason {
         case .tooSlow, .timedOut: break
         default: Issue.record("reason: \(error)")
@@ -54,7 +55,7 @@ import Testing
         let start = Date()
         let engine = Kit.engine { $0.deadline = 2; $0.lowSpeedWindow = 30 }
         let error = try #require(await Kit.offPool { await Kit.failure(engine, DownloadRequest(url: server.url("/a.jpg"), destination: dir.file("a"))) })
-        #expect(Date().timeIntervalSince(start) < 7, "deadline 2 s, server stall 60 s")
+        #expect(Date().timeIntervalSince(start) < 20, "deadline 2 s, server stall 60 s")
         #expect(error.reason == .timedOut)
     }
 
