@@ -22,15 +22,16 @@ import Testing
         let args = ["download", "--urls", list, "--out", out, "--jobs", "6", "--per-host", "6", "--progress", "none"]
 
         let first = try ProcessRunner(DownloadCLI.binary, args)
-        let deadline = Date().addingTimeInterval(20)
-        while server.totalBodyBytesSent < total / 2 && Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        // The trickle sends 1/10 s slices; a short pause lets the slice just counted reach the part file.
-        // After the kill the server still writes one slice per stream into the dead sockets (the peer's FIN
-        // does not fail a send): 6 x 30 KB of 10.2 MB, counted against the 2% allowance like any waste.
-        try await Task.sleep(nanoseconds: 30_000_000)
-        first.send(SIGKILL)
+        // The watcher is a plain thread, not a task: a busy cooperative pool must not delay the kill.
+        Thread {
+            let deadline = Date().addingTimeInterval(20)
+            while server.totalBodyBytesSent < total / 2 && Date() < deadline { usleep(10_000) }
+            // The trickle sends 1/10 s slices; a short pause lets the slice just counted reach the part file.
+            // After the kill the server still writes one slice per stream into the dead sockets (the peer's
+            // FIN does not fail a send): 6 x 30 KB of 10.2 MB, counted against the 2% allowance like any waste.
+            usleep(30_000)
+            first.send(SIGKILL)
+        }.start()
         let killed = await DownloadCLI.wait(first, timeout: 10)
         #expect(killed.signal == SIGKILL)
         let sentBeforeKill = server.totalBodyBytesSent
