@@ -23,13 +23,25 @@ enum DownloadCLI {
         }
     }
 
+    /// Runs the binary to completion. The wait happens on a thread of its own: blocking a cooperative-pool
+    /// thread (2 on this machine) would stall every async test running beside this one.
+    static func run(_ arguments: [String], timeout: Double = 60) async throws -> ProcessResult {
+        await wait(try ProcessRunner(binary, arguments), timeout: timeout)
+    }
+
+    static func wait(_ runner: ProcessRunner, timeout: Double) async -> ProcessResult {
+        await withCheckedContinuation { c in
+            Thread { c.resume(returning: runner.wait(timeout: timeout)) }.start()
+        }
+    }
+
     /// sha256 of a file with coreutils (Foundation on Linux has no SHA-2).
-    static func sha256(_ path: String) throws -> String {
-        let r = try ProcessRunner.run("sha256sum", [path], timeout: 30)
+    static func sha256(_ path: String) async throws -> String {
+        let r = await wait(try ProcessRunner("sha256sum", [path]), timeout: 30)
         return String(r.stdoutText.prefix(64))
     }
 
-    static func sha256(bytes: [UInt8], in dir: TempDirectory) throws -> String {
-        try sha256(try dir.write(bytes, to: "reference-\(UUID().uuidString)"))
+    static func sha256(bytes: [UInt8], in dir: TempDirectory) async throws -> String {
+        try await sha256(try dir.write(bytes, to: "reference-\(UUID().uuidString)"))
     }
 }

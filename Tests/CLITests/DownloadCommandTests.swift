@@ -23,10 +23,10 @@ import Testing
         return (server, work, list, bodies)
     }
 
-    @Test func downloadsEverythingAndExitsZero() throws {
+    @Test func downloadsEverythingAndExitsZero() async throws {
         let (server, work, list, bodies) = try fixture()
         let out = work.file("out")
-        let r = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", out, "--progress", "plain"])
+        let r = try await DownloadCLI.run(["download", "--urls", list, "--out", out, "--progress", "plain"])
         #expect(r.exitCode == 0, "\(r.stderrText)")
         #expect(try work.read("out/0.jpg") == bodies[0])
         #expect(try work.read("out/1.jpg") == bodies[1])
@@ -37,15 +37,15 @@ import Testing
         #expect(r.stderrText.contains("done: 4/4 files"))
         // A second run finds everything complete and sends nothing.
         let before = server.totalBodyBytesSent
-        let again = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", out, "--quiet"])
+        let again = try await DownloadCLI.run(["download", "--urls", list, "--out", out, "--quiet"])
         #expect(again.exitCode == 0 && again.stderrText.isEmpty && again.stdoutText.isEmpty)
         #expect(server.totalBodyBytesSent == before)
     }
 
-    @Test func failuresExitOneWithOneLineEach() throws {
+    @Test func failuresExitOneWithOneLineEach() async throws {
         let (server, work, _, _) = try fixture()
         let list = try work.write(Array("\(server.url("/missing.jpg"))\n\(server.url("/a/1.jpg"))\nftp://x/y.jpg\n".utf8), to: "bad.txt")
-        let r = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", work.file("o"), "--quiet"])
+        let r = try await DownloadCLI.run(["download", "--urls", list, "--out", work.file("o"), "--quiet"])
         #expect(r.exitCode == 1)
         let lines = r.stderrText.split(separator: "\n")
         #expect(lines.count == 2, "\(r.stderrText)")
@@ -53,12 +53,11 @@ import Testing
         #expect(lines.contains { $0.contains("ftp://x/y.jpg") && $0.contains("not allowed") })
     }
 
-    @Test func jsonProgressIsOneObjectPerLine() throws {
+    @Test func jsonProgressIsOneObjectPerLine() async throws {
         // The server must outlive the run (dropping it stops it).
         let (server, work, list, _) = try fixture()
-        let r = try withExtendedLifetime(server) {
-            try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", list, "--out", work.file("o"), "--progress", "json"])
-        }
+        let r = try await DownloadCLI.run(["download", "--urls", list, "--out", work.file("o"), "--progress", "json"])
+        withExtendedLifetime(server) {}
         #expect(r.exitCode == 0, "\(r.stderrText) \(r.stdoutText)")
         let objects = try r.stdoutText.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -69,10 +68,29 @@ import Testing
         #expect(done["files_done"] as? Int == 4 && done["failed"] as? Int == 0)
     }
 
-    @Test func missingListIsAUsageError() throws {
+    @Test func missingListIsAUsageError() async throws {
         let work = try TempDirectory()
-        let r = try ProcessRunner.run(DownloadCLI.binary, ["download", "--urls", work.file("nope.txt"), "--out", work.file("o")])
+        let r = try await DownloadCLI.run(["download", "--urls", work.file("nope.txt"), "--out", work.file("o")])
         #expect(r.exitCode != 0 && r.exitCode != 1)
         #expect(r.stderrText.contains("nope.txt"))
+    }
+}
+
+extension DownloadCommandTests {
+    /// The terminal renderer redraws one line in place (carriage return + erase line) and clears it at the end.
+    @Test func terminalProgressRedrawsOneLineAndClearsIt() async throws {
+        let server = try FaultServer()
+        let body = DownloadCLI.bytes(60_000, seed: 7)
+        server.route("/slow.jpg") { _, _ in .file(body).trickle(bytesPerSecond: 150_000) }
+        let work = try TempDirectory()
+        let list = try work.write(Array(server.url("/slow.jpg").utf8), to: "urls.txt")
+        let r = try await DownloadCLI.run(["download", "--urls", list, "--out", work.file("o"), "--progress", "tty"])
+        #expect(r.exitCode == 0)
+        let err = r.stderrText
+        #expect(err.contains("\r\u{1B}[2K0/1 files"))
+        #expect(err.hasSuffix("\r\u{1B}[2K"))
+        #expect(!err.contains("\n"))
+        // At most ~10 redraws a second over the ~0.4 s run (plus the final clear).
+        #expect(err.components(separatedBy: "\r").count <= 12)
     }
 }

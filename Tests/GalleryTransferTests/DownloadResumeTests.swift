@@ -177,3 +177,19 @@ import Testing
         #expect(server.requests(path: "/a.jpg").first?.headers["Range"] == nil)
     }
 }
+
+extension DownloadResumeTests {
+    /// `durable` fsyncs part, sidecar, file and folder; the result is the same file, and no working files remain.
+    @Test(arguments: [100_000, 1_000_000])
+    func durableDownloadPublishesTheSameBytes(size: Int) async throws {
+        let server = try FaultServer()
+        let body = Kit.jpeg(size)
+        server.route("/a.jpg") { _, _ in .file(body, etag: "\"v1\"") }
+        let dir = try TempDirectory()
+        let dest = dir.file("a.jpg")
+        let result = try await Kit.engine().download(DownloadRequest(url: server.url("/a.jpg"), destination: dest, durable: true))
+        #expect(Kit.read(dest) == body)
+        #expect(result.bytes == Int64(size))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.jpg"])
+    }
+}

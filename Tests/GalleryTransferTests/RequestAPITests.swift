@@ -161,7 +161,7 @@ import Testing
         let server = try FaultServer()
         server.route("/slow") { _, _ in .status(200, body: Kit.bytes(100_000)).stall(afterBodyBytes: 10, seconds: 60) }
         let engine = Kit.engine { $0.lowSpeedWindow = 60 }
-        let task = Task { try await engine.request(server.url("/slow")).data() }
+        let task = Task(executorPreference: DedicatedTaskExecutor.shared) { try await engine.request(server.url("/slow")).data() }
         try await Task.sleep(nanoseconds: 300_000_000)
         let start = Date()
         task.cancel()

@@ -23,15 +23,19 @@ public struct DestinationNamer: Sendable {
     }
 
     static func lastComponent(_ url: String) -> String {
-        let path = URLComponents(string: url)?.percentEncodedPath ?? url
+        let path = URLParts(url)?.path ?? url
         let last = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
-        return last.removingPercentEncoding ?? last
+        return URLParts.percentDecoded(last)
     }
 
     static func sanitize(_ raw: String) -> String {
-        var s = raw.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\\", with: "_")
-        s = String(s.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-        s = s.trimmingCharacters(in: .whitespaces)
+        // Separators become "_", control characters go (byte-wise: this runs once per listed URL).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        for c in raw.utf8 where c >= 0x20 && c != 0x7F {
+            bytes.append(c == 0x2F || c == 0x5C ? 0x5F : c)
+        }
+        var s = String(decoding: bytes, as: UTF8.self).asciiTrimmed
         // "..", "." and hidden names could escape or hide: a leading dot becomes "_".
         while s.hasPrefix(".") { s = "_" + s.dropFirst() }
         // Our own working files must never be a destination.
@@ -45,7 +49,7 @@ public struct DestinationNamer: Sendable {
 public enum URLList {
     public static func parse(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { String($0).asciiTrimmed }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 }

@@ -29,14 +29,15 @@ extension TransferEngine {
     /// One attempt: plan from what is on disk, ask (with Range/If-Range when resuming), then conclude.
     private func attemptDownload(_ request: DownloadRequest, paths: PartPaths, durable: Bool, id: TransferID,
                                  number: Int, remaining: Double, metrics: inout TransferMetrics) async -> AttemptStep<Completed> {
-        let plan = ResumePlan.make(local: paths.loadLocal(), url: request.url)
+        let local = paths.loadLocal()
+        let plan = ResumePlan.make(local: local, url: request.url)
         var http = HTTPRequest(url: request.url, headers: request.headers)
         if case .resume(let from, let validator) = plan {
             http.headers.set("Range", "bytes=\(from)-")
             http.headers.set("If-Range", validator.headerValue)
         }
         let sink = DownloadSink(paths: paths, url: request.url, plan: plan,
-                                memoryLimit: configuration.memoryBufferLimit, durable: durable)
+                                memoryLimit: configuration.memoryBufferLimit, durable: durable, sidecarFound: local != nil)
         let attemptSpec = spec(for: http, remaining: remaining, sniffImage: request.expectImage)
         let observers = self.observers
         let url = request.url

@@ -16,7 +16,7 @@ public enum Validator: Codable, Sendable, Equatable {
 
     /// The validator a response offers for a later resume, or nil when it offers none we trust.
     public static func from(_ headers: HTTPHeaders) -> Validator? {
-        if let etag = headers["ETag"]?.trimmingCharacters(in: .whitespaces), !etag.isEmpty {
+        if let etag = headers["ETag"]?.asciiTrimmed, !etag.isEmpty {
             return etag.hasPrefix("W/") ? nil : .etag(etag)
         }
         if let lm = headers["Last-Modified"], !lm.isEmpty { return .lastModified(lm) }
@@ -101,7 +101,7 @@ public enum ResumeDecision: Sendable, Equatable {
         // store: the length cannot be checked on disk (libcurl checks it on the wire) and no resume is safe.
         let encoded = headers["Content-Encoding"].map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
         let validator = encoded ? nil : Validator.from(headers)
-        let length = encoded ? nil : headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let length = encoded ? nil : headers["Content-Length"].flatMap { Int64($0.asciiTrimmed) }
         switch status {
         case 200:
             // Either a fresh request, or If-Range did not match / the server ignores Range: start over.

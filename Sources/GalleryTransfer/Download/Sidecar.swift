@@ -24,7 +24,8 @@ public struct PartPaths: Sendable, Equatable {
 
     /// Reads what an earlier attempt or process left. A missing or unreadable sidecar means "not resumable".
     func loadLocal() -> LocalPartial? {
-        guard let data = FileManager.default.contents(atPath: sidecar) else { return nil }
+        // access() first: most downloads have no sidecar, and FileManager is costly per small file.
+        guard access(sidecar, F_OK) == 0, let data = FileManager.default.contents(atPath: sidecar) else { return nil }
         let meta = try? JSONDecoder().decode(Sidecar.self, from: data)
         var st = stat()
         let size: Int64 = stat(part, &st) == 0 ? Int64(st.st_size) : 0

@@ -25,6 +25,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var errorBody: [UInt8] = []
     private var lastProgressNanos: UInt64 = 0
     private var speedWindow = SpeedWindow()
+    private var headerBytes = 0
+    /// Across all header blocks of the attempt (redirects included); real responses use a few KB.
+    static let maxHeaderBytes = 256 * 1024
 
     init(spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64, Int64?) -> Void)?) throws(CurlSetupError) {
         self.spec = spec
@@ -81,13 +84,23 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: callbacks (multi-loop thread)
 
-    fileprivate func onHeaderLine(_ line: String) -> Bool {
+    fileprivate func onHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        // A server that never ends its header block must not hold us until the deadline or fill memory.
+        headerBytes += line.count
+        if headerBytes > Self.maxHeaderBytes {
+            return abort(.invalidResponse("headers larger than \(Self.maxHeaderBytes) bytes"))
+        }
         guard parser.feed(line), let head = parser.head else { return true }
         // Only a 2xx block is final for certain before its body: 1xx and followed 3xx blocks are followed by
         // another block. Other statuses are settled at the first body byte or at completion.
         guard (200..<300).contains(head.status), !bodyBegun else { return true }
         finalHead = head
         bodyBegun = true
+        // Two different lengths mean no length can be trusted (a request-smuggling classic): refuse.
+        let lengths = Set(head.headers.fields.filter { $0.name.equalsIgnoringASCIICase("Content-Length") }.map(\.value))
+        if lengths.count > 1 {
+            return abort(.invalidResponse("conflicting Content-Length values \(lengths.sorted())"))
+        }
         // Refused before any body byte is read: a 50 GB Content-Length never starts streaming.
         if spec.method != .head, let declared = head.contentLength, declared > spec.maxBodyBytes {
             return abort(.bodyTooLarge(limit: spec.maxBodyBytes, declared: declared))
@@ -204,9 +217,7 @@ private let curlWriteCallback: curl_write_callback = { ptr, size, count, user in
 private let curlHeaderCallback: curl_write_callback = { ptr, size, count, user in
     let t = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
     let n = size * count
-    let raw = UnsafeRawBufferPointer(start: ptr, count: n)
-    let line = String(decoding: raw, as: UTF8.self)
-    return t.onHeaderLine(line) ? n : 0
+    return t.onHeaderLine(UnsafeRawBufferPointer(start: ptr, count: n)) ? n : 0
 }
 
 private let curlProgressCallback: curl_xferinfo_callback = { user, _, downloaded, _, _ in

@@ -8,8 +8,12 @@ enum OutcomeClassifier {
         case CURLE_OK:
             return nil
         case CURLE_UNSUPPORTED_PROTOCOL:
-            // The first URL's scheme is checked before submission, so libcurl refusing one means a redirect.
+            // libcurl uses this code for a refused scheme and for an HTTP/0.9 (header-less) answer; the first
+            // URL's scheme is checked before submission, so a refused scheme means a redirect.
+            if o.curlMessage?.contains("HTTP/0.9") == true { return .invalidResponse("not HTTP (HTTP/0.9 refused)") }
             return .redirectRefused
+        case CURLE_WEIRD_SERVER_REPLY:
+            return .invalidResponse(o.curlMessage ?? "unexpected reply")
         case CURLE_URL_MALFORMAT:
             return .invalidURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:

@@ -74,7 +74,6 @@ extension TransferEngine {
 
     /// The admission key: scheme-less "host:port", lower-cased.
     static func hostKey(_ url: String) -> String {
-        guard let c = URLComponents(string: url), let host = c.host?.lowercased() else { return url }
-        return c.port.map { "\(host):\($0)" } ?? host
+        URLParts(url)?.authority ?? url
     }
 }

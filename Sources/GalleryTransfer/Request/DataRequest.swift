@@ -30,7 +30,7 @@ public struct DataRequest: Sendable {
         return copy
     }
 
-    /// 2xx, and the media types of the request's Accept header when it names any.
+    /// Accepts 2xx statuses only (the common case, as Alamofire's `validate()`).
     public func validate() -> DataRequest {
         validate(statusCode: 200..<300)
     }

@@ -21,14 +21,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     public mutating func remove(_ name: String) {
-        let lower = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == lower }
+        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// The last value of a field (servers that repeat a field mean the last one).
     public subscript(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return fields.last { $0.name.lowercased() == lower }?.value
+        fields.last { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
@@ -50,7 +48,7 @@ public struct ResponseHead: Sendable, Equatable {
 
     /// Content-Length as a number, nil when absent or malformed.
     public var contentLength: Int64? {
-        headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        headers["Content-Length"].flatMap { Int64($0.asciiTrimmed) }
     }
 
     /// The media type without parameters, lower-cased ("image/jpeg").
@@ -62,31 +60,71 @@ public struct ResponseHead: Sendable, Equatable {
 }
 
 /// Parses the raw header lines libcurl hands to CURLOPT_HEADERFUNCTION, one block per response (redirects and
-/// 1xx responses each start a new block with their status line).
+/// 1xx responses each start a new block with their status line). Works on bytes: this runs for every header
+/// of every response, and Foundation's trimming was the largest user-space cost per small file.
 struct HeadParser {
     private(set) var head: ResponseHead?
     /// True once the blank line ending the current block was seen.
     private(set) var blockComplete = false
 
-    /// Feeds one line; returns true when this line completed a header block.
-    mutating func feed(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r\n"))
-        if trimmed.hasPrefix("HTTP/") {
-            let parts = trimmed.split(separator: " ", maxSplits: 2)
-            let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            head = ResponseHead(status: status)
-            blockComplete = false
-            return false
-        }
-        if trimmed.isEmpty {
+    /// Feeds one raw line; returns true when this line completed a header block.
+    mutating func feed(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var end = raw.count
+        while end > 0 && (raw[end - 1] == 0x0A || raw[end - 1] == 0x0D) { end -= 1 }
+        if end == 0 {
             guard head != nil else { return false }
             blockComplete = true
             return true
         }
-        guard let colon = trimmed.firstIndex(of: ":") else { return false }
-        let name = String(trimmed[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        head?.headers.add(name, value)
+        let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+        if end >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F {
+            // "HTTP/x.y NNN reason": the status is the three digits after the first space.
+            var status = 0
+            if let space = line.firstIndex(of: 0x20) {
+                var i = space + 1
+                while i < end, (0x30...0x39).contains(line[i]) {
+                    status = status * 10 + Int(line[i] - 0x30)
+                    i += 1
+                }
+            }
+            head = ResponseHead(status: status)
+            blockComplete = false
+            return false
+        }
+        guard let colon = line.firstIndex(of: 0x3A) else { return false }
+        let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[0..<colon]))
+        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        head?.headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
         return false
+    }
+
+    /// Drops spaces and tabs at both ends.
+    static func trimmed(_ b: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var lo = 0
+        var hi = b.count
+        while lo < hi && (b[lo] == 0x20 || b[lo] == 0x09) { lo += 1 }
+        while hi > lo && (b[hi - 1] == 0x20 || b[hi - 1] == 0x09) { hi -= 1 }
+        return UnsafeRawBufferPointer(rebasing: b[lo..<hi])
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality without allocating lower-cased copies.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (0x61...0x7A).contains(x | 0x20))
+        }
+    }
+
+    /// Spaces and tabs trimmed at both ends (no Foundation).
+    var asciiTrimmed: String {
+        let u = Array(utf8)
+        var lo = 0
+        var hi = u.count
+        while lo < hi && (u[lo] == 0x20 || u[lo] == 0x09) { lo += 1 }
+        while hi > lo && (u[hi - 1] == 0x20 || u[hi - 1] == 0x09) { hi -= 1 }
+        return lo == 0 && hi == u.count ? self : String(decoding: u[lo..<hi], as: UTF8.self)
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A fully built request: what a `Router` turns into, and what the engine sends.
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
@@ -16,13 +14,13 @@ public struct HTTPRequest: Sendable {
 
     /// Checks the URL parses and uses http or https, before anything is sent.
     func checked() throws(TransferError) -> HTTPRequest {
-        guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased() else {
+        guard let parts = URLParts(url) else { throw TransferError(url: url, reason: .invalidURL) }
+        guard parts.scheme == "http" || parts.scheme == "https" else {
+            throw TransferError(url: url, reason: .unsupportedScheme(parts.scheme))
+        }
+        guard !parts.authority.isEmpty, !parts.authority.hasPrefix(":") else {
             throw TransferError(url: url, reason: .invalidURL)
         }
-        guard scheme == "http" || scheme == "https" else {
-            throw TransferError(url: url, reason: .unsupportedScheme(scheme))
-        }
-        guard let host = c.host, !host.isEmpty else { throw TransferError(url: url, reason: .invalidURL) }
         return self
     }
 }

@@ -19,6 +19,8 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case tooSlow(bytesPerSecond: Int, seconds: Int)
         /// The body ended before its declared length (cut connection, lying Content-Length, cut chunked body).
         case truncatedBody(received: Int64, expected: Int64?)
+        /// The server's answer is not usable HTTP (garbage, HTTP/0.9, conflicting lengths, endless headers).
+        case invalidResponse(String)
         /// Some other network or protocol failure reported by libcurl.
         case network(code: Int)
         /// A final HTTP status outside what the caller accepts (after retries for retryable ones).
@@ -86,6 +88,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .tooSlow(let bps, let s): return "slower than \(bps) B/s for \(s) s"
         case .truncatedBody(let r, let e):
             return "body cut short: \(r) bytes" + (e.map { " of \($0)" } ?? "")
+        case .invalidResponse(let why): return "invalid response: \(why)"
         case .network(let code): return "network error (curl code \(code))"
         case .httpStatus(let s): return "HTTP \(s)"
         case .unacceptableContentType(let t): return "unacceptable content type \(t ?? "(none)")"
