@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Synchronization
 
 /// The demo catalogue HTTP server, running in the background of the current process on
@@ -20,13 +21,16 @@ public final class DemoServer: Sendable {
     public let catalogue: DemoCatalogue
     /// The derived-image cache behind `/images`.
     public let store: DemoImageStore
+    private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    private init(port: Int, host: String, catalogue: DemoCatalogue, store: DemoImageStore, running: Task<Void, any Error>) {
+    private init(port: Int, host: String, catalogue: DemoCatalogue, store: DemoImageStore, group: ServiceGroup,
+                 running: Task<Void, any Error>) {
         self.port = port
         self.baseURL = "http://\(host):\(port)"
         self.catalogue = catalogue
         self.store = store
+        self.group = group
         self.running = running
     }
 
@@ -58,10 +62,13 @@ public final class DemoServer: Sendable {
             }
         )
         if !configuration.verboseServerLog { application.logger.logLevel = .warning }
-        let app = application
+        // Our own group, without signal handlers (the process may have its own), so stop() can
+        // shut down gracefully: cancelling app.run() instead trips NIO's "writer deinited
+        // without finish()" precondition for connections still open.
+        let group = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
         let running = Task {
             do {
-                try await app.run()
+                try await group.run()
                 bound.finish(.failure(.serverStartFailed(host: host, port: configuration.port, reason: "server stopped before binding")))
             } catch {
                 bound.finish(.failure(.serverStartFailed(host: host, port: configuration.port, reason: String(describing: error))))
@@ -69,13 +76,20 @@ public final class DemoServer: Sendable {
             }
         }
         let port = try await bound.wait()
-        return DemoServer(port: port, host: host, catalogue: catalogue, store: store, running: running)
+        return DemoServer(port: port, host: host, catalogue: catalogue, store: store, group: group, running: running)
     }
 
-    /// Stops listening and waits until the server has shut down. Requests in progress are cut off.
-    public func stop() async {
-        running.cancel()
+    /// Stops listening, lets requests in progress finish (for at most `grace` seconds, then cuts
+    /// them off) and waits until the server has shut down.
+    public func stop(grace: Double = 5) async {
+        await group.triggerGracefulShutdown()
+        let running = self.running
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(grace))
+            running.cancel()
+        }
         _ = await running.result
+        deadline.cancel()
     }
 
     /// Waits until the server stops (only after ``stop()``, or if it fails).
