@@ -1,0 +1,20 @@
+import Glibc
+
+/// Why the gallery folder could not be written or its journal read.
+///
+/// Cases carry the path involved and, for system calls, the call and its `errno`.
+public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A system call on `path` failed.
+    case system(call: String, path: String, errno: Int32)
+    /// A value could not be encoded to JSON for `path`.
+    case encoding(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .system(call, path, code):
+            "\(call)(\(path)) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case let .encoding(path, reason):
+            "cannot encode JSON for \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// `gallery.json`: the machine-readable summary of a gallery folder.
+///
+/// Built from a `GalleryState`, photos in first-seen order, keys sorted, so the same state
+/// always gives the same bytes (apart from `generated`).
+public struct GalleryManifest: Sendable, Hashable, Codable {
+    /// Whether a photo made it into the gallery.
+    public enum Status: String, Sendable, Hashable, Codable {
+        case ok, failed
+    }
+
+    /// One photo of the manifest.
+    public struct Photo: Sendable, Hashable, Codable {
+        public var id: Int
+        public var name: String
+        public var photographer: String?
+        public var rating: Double?
+        public var sourceURL: String?
+        /// Path of the original, relative to the gallery root.
+        public var original: String?
+        public var sha256: String?
+        public var bytes: Int?
+        public var width: Int?
+        public var height: Int?
+        /// Thumbnail paths keyed by size (as a string: JSON keys are strings).
+        public var thumbnails: [String: String]
+        public var status: Status
+        /// Why the photo failed; only when `status` is `failed`.
+        public var error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error
+            case sourceURL = "source_url"
+        }
+    }
+
+    /// When the manifest was written, ISO 8601 in UTC.
+    public var generated: String
+    /// What the photos came from: the API base URL or the URL list's path.
+    public var source: String
+    public var photos: [Photo]
+
+    /// The reason recorded for a photo that was seen but never finished and never failed
+    /// (the run was interrupted or the photo is still pending).
+    public static let incompleteReason = "incomplete: the original was not downloaded"
+
+    public init(state: GalleryState, source: String, generated: Date) {
+        self.generated = generated.formatted(.iso8601)
+        self.source = source
+        photos = state.orderedEntries.map { entry in
+            let meta = entry.metadata
+            let failure = entry.failure ?? (entry.original == nil ? Self.incompleteReason : nil)
+            return Photo(
+                id: meta.id,
+                name: meta.name,
+                photographer: meta.photographer,
+                rating: meta.rating,
+                sourceURL: meta.sourceURL,
+                original: entry.original?.path,
+                sha256: entry.original?.sha256,
+                bytes: entry.original?.bytes,
+                width: entry.original?.width ?? meta.width,
+                height: entry.original?.height ?? meta.height,
+                thumbnails: Dictionary(uniqueKeysWithValues: entry.thumbnails.map { (String($0.key), $0.value.path) }),
+                status: failure == nil ? .ok : .failed,
+                error: failure
+            )
+        }
+    }
+
+    /// The manifest as pretty-printed JSON with sorted keys.
+    public func encoded() throws(GalleryError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(self)
+        } catch {
+            throw .encoding(path: GalleryNaming.manifestPath, reason: String(describing: error))
+        }
+    }
+}

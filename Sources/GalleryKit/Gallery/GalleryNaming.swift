@@ -1,0 +1,103 @@
+import Foundation
+
+/// File names and paths inside the gallery folder, derived from a photo's id and name.
+///
+/// Names are deterministic (a re-run finds the same files) and safe by construction:
+/// `[a-z0-9-]` plus one dot before the extension, never `/`, never `..`, never empty, and
+/// at most 255 bytes (the Linux limit for one path component). The id comes first, so two
+/// photos with the same name never collide:
+/// `12345-sunset-over-the-bay.jpg`.
+///
+/// Folder layout, all relative to the gallery root:
+/// - `originals/ID-slug.EXT`
+/// - `thumbs/SIZE/ID-slug.EXT`
+/// - `photos/ID-slug.html`
+/// - `index.html`, `gallery.json`, `.fetch-gallery/journal.jsonl`
+public enum GalleryNaming {
+    /// Longest file name most Linux file systems accept, in bytes.
+    public static let maxNameBytes = 255
+    /// What an empty or entirely non-Latin name becomes.
+    public static let fallbackSlug = "photo"
+
+    public static let indexPath = "index.html"
+    public static let manifestPath = "gallery.json"
+    public static let journalPath = ".fetch-gallery/journal.jsonl"
+
+    /// `ID-slug.EXT`, at most 255 bytes.
+    public static func fileName(id: Int, name: String, extension ext: String) -> String {
+        let cleanExt = sanitizedExtension(ext)
+        // A negative id would start the name with "-", which shell tools read as an option.
+        let head = id < 0 ? "n\(id.magnitude)-" : "\(id)-"
+        let tail = "." + cleanExt
+        let room = maxNameBytes - head.utf8.count - tail.utf8.count
+        return head + slug(name, maxLength: room) + tail
+    }
+
+    /// Path of the downloaded original.
+    public static func originalPath(id: Int, name: String, extension ext: String) -> String {
+        "originals/" + fileName(id: id, name: name, extension: ext)
+    }
+
+    /// Path of the thumbnail whose longest edge is `size` pixels.
+    public static func thumbnailPath(id: Int, name: String, size: Int, extension ext: String = "jpg") -> String {
+        "thumbs/\(max(size, 0))/" + fileName(id: id, name: name, extension: ext)
+    }
+
+    /// Path of the page showing one photo.
+    public static func photoPagePath(id: Int, name: String) -> String {
+        "photos/" + fileName(id: id, name: name, extension: "html")
+    }
+
+    /// A lower-case ASCII slug of `name`: accents folded (`é` → `e`, `ß` → `ss`), every run
+    /// of other characters turned into one `-`, no leading or trailing `-`, cut to
+    /// `maxLength` at a word boundary when it can be, and `photo` when nothing is left.
+    public static func slug(_ name: String, maxLength: Int = 80) -> String {
+        var out = ""
+        var pendingDash = false
+        for character in fold(name) {
+            if character.isASCII, character.isLetter || character.isNumber {
+                if pendingDash && !out.isEmpty { out.append("-") }
+                pendingDash = false
+                out.append(contentsOf: character.lowercased())
+            } else {
+                pendingDash = true
+            }
+        }
+        if out.count > maxLength {
+            out = String(out.prefix(maxLength))
+            // Prefer to end at a word boundary, unless that throws most of the slug away.
+            if let dash = out.lastIndex(of: "-"), out.distance(from: out.startIndex, to: dash) > maxLength / 2 {
+                out = String(out[..<dash])
+            }
+            while out.hasSuffix("-") { out.removeLast() }
+        }
+        return out.isEmpty ? String(fallbackSlug.prefix(max(maxLength, 1))) : out
+    }
+
+    /// `[a-z0-9]`, at most 8 characters, `bin` when nothing is left.
+    static func sanitizedExtension(_ ext: String) -> String {
+        let clean = ext.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        let text = String(String.UnicodeScalarView(clean.prefix(8)))
+        return text.isEmpty ? "bin" : text
+    }
+
+    /// Compatibility decomposition drops accents and unfolds ligatures and full-width forms;
+    /// the few Latin letters that do not decompose are spelled out by hand.
+    private static func fold(_ name: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in name.decomposedStringWithCompatibilityMapping.unicodeScalars {
+            if scalar.properties.generalCategory == .nonspacingMark { continue }
+            if let spelled = spelledOut[scalar] {
+                out.append(contentsOf: spelled.unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static let spelledOut: [Unicode.Scalar: String] = [
+        "ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "œ": "oe", "Œ": "OE",
+        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "TH", "ı": "i",
+    ]
+}

@@ -1,0 +1,11 @@
+/// Markup that is written into the output unescaped.
+///
+/// It can only be made from a `StaticString`, i.e. a literal in this program's source, so
+/// no byte from a server, a file or the command line can ever reach the output raw.
+public struct TrustedHTML: Sendable, Hashable {
+    let markup: String
+
+    public init(_ literal: StaticString) {
+        markup = literal.description
+    }
+}

@@ -1,0 +1,93 @@
+import Glibc
+
+/// What the journal says about the run: which photos were seen, which originals and
+/// thumbnails are complete, and what failed.
+///
+/// A pure value built by applying `JournalRecord`s in order; the manifest and the HTML
+/// are generated from it, never from a listing of the folder.
+public struct GalleryState: Sendable, Hashable {
+    /// Everything known about one photo.
+    public struct Entry: Sendable, Hashable {
+        public var metadata: PhotoMetadata
+        public var original: OriginalFile?
+        /// Thumbnails by size.
+        public var thumbnails: [Int: ThumbnailFile] = [:]
+        public var failure: String?
+
+        /// Done: the original is complete and nothing failed since.
+        public var isComplete: Bool { original != nil && failure == nil }
+    }
+
+    /// Photo ids in first-seen order.
+    public private(set) var order: [Int] = []
+    public private(set) var entries: [Int: Entry] = [:]
+
+    public init() {}
+
+    public init(replaying records: some Sequence<JournalRecord>) {
+        for record in records { apply(record) }
+    }
+
+    /// Entries in first-seen order.
+    public var orderedEntries: [Entry] { order.compactMap { entries[$0] } }
+
+    /// The complete original of photo `id` (with its sha256), or nil.
+    public func original(of id: Int) -> OriginalFile? { entries[id]?.original }
+
+    /// The original of photo `id` when the journal has it complete and the file is still in
+    /// `folder` with the recorded size; nil otherwise, so a resumed run downloads it again.
+    ///
+    /// A size check only: cheap enough for every photo at start-up. Re-hashing against
+    /// `sha256` is the caller's choice.
+    public func originalOnDisk(of id: Int, in folder: String) -> OriginalFile? {
+        guard let original = original(of: id) else { return nil }
+        var info = stat()
+        guard stat(folder + "/" + original.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              Int(info.st_size) == original.bytes
+        else { return nil }
+        return original
+    }
+
+    /// The thumbnails of photo `id` that exist, by size.
+    public func thumbnails(of id: Int) -> [Int: ThumbnailFile] { entries[id]?.thumbnails ?? [:] }
+
+    /// Photos that failed, with the reason, in first-seen order.
+    public var failures: [(id: Int, reason: String)] {
+        orderedEntries.compactMap { entry in entry.failure.map { (entry.metadata.id, $0) } }
+    }
+
+    public mutating func apply(_ record: JournalRecord) {
+        let id = record.photoID
+        if entries[id] == nil {
+            order.append(id)
+            // A record before its `seen` can only follow a lost line; keep the fact anyway.
+            entries[id] = Entry(metadata: PhotoMetadata(id: id, name: ""))
+        }
+        switch record {
+        case let .seen(metadata):
+            entries[id]!.metadata = metadata
+        case let .original(_, file):
+            entries[id]!.original = file
+            entries[id]!.failure = nil
+        case let .thumbnail(_, file):
+            entries[id]!.thumbnails[file.size] = file
+            entries[id]!.failure = nil
+        case let .failed(_, reason):
+            entries[id]!.failure = reason
+        }
+    }
+
+    /// The shortest record list that rebuilds this state: what compaction writes.
+    public var compactedRecords: [JournalRecord] {
+        orderedEntries.flatMap { entry -> [JournalRecord] in
+            let id = entry.metadata.id
+            var records: [JournalRecord] = [.seen(entry.metadata)]
+            if let original = entry.original { records.append(.original(id: id, file: original)) }
+            for size in entry.thumbnails.keys.sorted() {
+                records.append(.thumbnail(id: id, file: entry.thumbnails[size]!))
+            }
+            if let failure = entry.failure { records.append(.failed(id: id, reason: failure)) }
+            return records
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// What the gallery needs to know about a photo, recorded once when the photo is seen.
+public struct PhotoMetadata: Sendable, Hashable, Codable {
+    public var id: Int
+    public var name: String
+    public var photographer: String?
+    public var rating: Double?
+    public var description: String?
+    /// The http(s) URL the original is downloaded from.
+    public var sourceURL: String?
+    /// Pixel size as listed by the source; the decoded original's size wins when known.
+    public var width: Int?
+    public var height: Int?
+
+    public init(
+        id: Int, name: String, photographer: String? = nil, rating: Double? = nil, description: String? = nil,
+        sourceURL: String? = nil, width: Int? = nil, height: Int? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.photographer = photographer
+        self.rating = rating
+        self.description = description
+        self.sourceURL = sourceURL
+        self.width = width
+        self.height = height
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, photographer, rating, description, width, height
+        case sourceURL = "source_url"
+    }
+}
+
+/// A downloaded original on disk.
+public struct OriginalFile: Sendable, Hashable, Codable {
+    /// Path relative to the gallery root.
+    public var path: String
+    /// Lower-case hex SHA-256 of the file's bytes.
+    public var sha256: String
+    public var bytes: Int
+    public var width: Int?
+    public var height: Int?
+
+    public init(path: String, sha256: String, bytes: Int, width: Int? = nil, height: Int? = nil) {
+        self.path = path
+        self.sha256 = sha256
+        self.bytes = bytes
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A thumbnail on disk.
+public struct ThumbnailFile: Sendable, Hashable, Codable {
+    /// The requested size: the thumbnail's longest edge in pixels.
+    public var size: Int
+    /// Path relative to the gallery root.
+    public var path: String
+    public var width: Int?
+    public var height: Int?
+
+    public init(size: Int, path: String, width: Int? = nil, height: Int? = nil) {
+        self.size = size
+        self.path = path
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One line of the journal. Records only ever add facts; replaying them in order rebuilds
+/// the run's `GalleryState`.
+///
+/// On disk, one JSON object per line with sorted keys, for example:
+/// ```
+/// {"photo":{"id":12345,"name":"Sunset","photographer":"ann","source_url":"http://127.0.0.1/i/12345.jpg"},"type":"seen"}
+/// {"file":{"bytes":812345,"path":"originals/12345-sunset.jpg","sha256":"9f86…"},"id":12345,"type":"original"}
+/// {"file":{"height":240,"path":"thumbs/320/12345-sunset.jpg","size":320,"width":320},"id":12345,"type":"thumbnail"}
+/// {"id":777,"reason":"HTTP 404 for http://127.0.0.1/i/777.jpg","type":"failed"}
+/// ```
+public enum JournalRecord: Sendable, Hashable, Codable {
+    /// A photo was selected for the gallery. A later `seen` for the same id updates its
+    /// metadata but keeps its place in the order.
+    case seen(PhotoMetadata)
+    /// The original of photo `id` is complete on disk.
+    case original(id: Int, file: OriginalFile)
+    /// A thumbnail of photo `id` is complete on disk.
+    case thumbnail(id: Int, file: ThumbnailFile)
+    /// Photo `id` failed; a later `original` or `thumbnail` record clears this.
+    case failed(id: Int, reason: String)
+
+    /// The photo this record is about.
+    public var photoID: Int {
+        switch self {
+        case let .seen(metadata): metadata.id
+        case let .original(id, _), let .thumbnail(id, _), let .failed(id, _): id
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case type, id, photo, file, reason }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(String.self, forKey: .type) {
+        case "seen": self = .seen(try c.decode(PhotoMetadata.self, forKey: .photo))
+        case "original": self = .original(id: try c.decode(Int.self, forKey: .id), file: try c.decode(OriginalFile.self, forKey: .file))
+        case "thumbnail": self = .thumbnail(id: try c.decode(Int.self, forKey: .id), file: try c.decode(ThumbnailFile.self, forKey: .file))
+        case "failed": self = .failed(id: try c.decode(Int.self, forKey: .id), reason: try c.decode(String.self, forKey: .reason))
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown record type \(other)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case let .seen(metadata):
+            try c.encode("seen", forKey: .type)
+            try c.encode(metadata, forKey: .photo)
+        case let .original(id, file):
+            try c.encode("original", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(file, forKey: .file)
+        case let .thumbnail(id, file):
+            try c.encode("thumbnail", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(file, forKey: .file)
+        case let .failed(id, reason):
+            try c.encode("failed", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(reason, forKey: .reason)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A photo chosen for download, with the one image URL to fetch.
+public struct SelectedPhoto: Sendable, Hashable {
+    public var photo: Photo
+    /// The http(s) URL of the chosen rendition.
+    public var imageURL: URL
+    /// The chosen size number, or nil when only an unsized `image_url` was available.
+    public var imageSize: Int?
+    /// The page (1-based) the photo was first seen on.
+    public var page: Int
+}
+
+/// Why a listed photo was not selected.
+public enum RejectionReason: Sendable, Hashable {
+    /// Already selected from an earlier item or page: the first one seen wins.
+    case duplicate
+    /// Marked NSFW and NSFW photos were not asked for.
+    case nsfw
+    /// No image URL with an http or https scheme.
+    case noUsableImage
+}
+
+/// A listed photo that was left out, and why.
+public struct RejectedPhoto: Sendable, Hashable {
+    public var id: Int
+    public var reason: RejectionReason
+}
+
+/// What one page contributed.
+public struct PageSelection: Sendable, Hashable {
+    public var selected: [SelectedPhoto] = []
+    public var rejected: [RejectedPhoto] = []
+}
+
+/// Chooses which photos of a run of pages to download, and which rendition of each.
+///
+/// A pure value: feed it pages in order with `add(_:number:)`, ask `nextPage` what to fetch
+/// next. Rules:
+/// - de-duplicates by photo id across pages; the first one seen wins;
+/// - leaves out NSFW photos unless `includeNSFW`;
+/// - picks the rendition of `imageSize` when given and offered, otherwise the largest by
+///   `ImageSizeRank`; `image_url` (size unknown) is used only when no sized image is usable;
+/// - stops at the page limit, at the server's `total_pages`, or after an empty page.
+public struct PhotoSelector: Sendable {
+    public var includeNSFW: Bool
+    public var imageSize: Int?
+    public var pageLimit: Int
+
+    /// Selected photos in first-seen order.
+    public private(set) var selected: [SelectedPhoto] = []
+    private var seen: Set<Int> = []
+    private var lastPage = 0
+    private var totalPages: Int?
+    private var sawEmptyPage = false
+
+    public init(pageLimit: Int, includeNSFW: Bool = false, imageSize: Int? = nil) {
+        self.pageLimit = pageLimit
+        self.includeNSFW = includeNSFW
+        self.imageSize = imageSize
+    }
+
+    /// The next page number to fetch, or nil when the run is done.
+    public var nextPage: Int? {
+        let next = lastPage + 1
+        if sawEmptyPage || next > pageLimit { return nil }
+        if let totalPages, next > totalPages { return nil }
+        return next
+    }
+
+    /// Takes in page `number` and returns what it contributed.
+    @discardableResult
+    public mutating func add(_ page: PhotoPage, number: Int) -> PageSelection {
+        lastPage = max(lastPage, number)
+        if let total = page.totalPages { totalPages = total }
+        if page.photos.isEmpty && page.skipped.isEmpty { sawEmptyPage = true }
+        var result = PageSelection()
+        for photo in page.photos {
+            if seen.contains(photo.id) {
+                result.rejected.append(RejectedPhoto(id: photo.id, reason: .duplicate))
+            } else if photo.nsfw && !includeNSFW {
+                result.rejected.append(RejectedPhoto(id: photo.id, reason: .nsfw))
+            } else if let (url, size) = chooseImage(for: photo) {
+                seen.insert(photo.id)
+                let choice = SelectedPhoto(photo: photo, imageURL: url, imageSize: size, page: number)
+                selected.append(choice)
+                result.selected.append(choice)
+            } else {
+                result.rejected.append(RejectedPhoto(id: photo.id, reason: .noUsableImage))
+            }
+        }
+        return result
+    }
+
+    /// The rendition to download for `photo` under this selector's rules.
+    public func chooseImage(for photo: Photo) -> (url: URL, size: Int?)? {
+        let usable = photo.images.compactMap { image in Self.webURL(image.url).map { (url: $0, size: image.size) } }
+        if let imageSize, let exact = usable.first(where: { $0.size == imageSize }) {
+            return (exact.url, exact.size)
+        }
+        let largest = usable.reduce(nil) { (best: (url: URL, size: Int)?, next) in
+            guard let best else { return next }
+            return ImageSizeRank.isSmaller(best.size, than: next.size) ? next : best
+        }
+        if let largest { return (largest.url, largest.size) }
+        return photo.imageURL.flatMap(Self.webURL).map { ($0, nil) }
+    }
+
+    /// `text` as a URL when it is absolute http or https with a host; nil otherwise.
+    static func webURL(_ text: String) -> URL? {
+        guard let components = URLComponents(string: text),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.host, !host.isEmpty
+        else { return nil }
+        return components.url
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Why a photo source could not be read.
+///
+/// Every case names the page (or list) it came from, so a failure deep in a run can be
+/// traced back to the request that produced it.
+public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The body of `page` is not valid JSON (or not a JSON object at the top level).
+    case notJSON(page: URL, reason: String)
+    /// The body of `page` is JSON but lacks the list it must carry (`photos`, `comments`).
+    case missingList(page: URL, key: String)
+    /// The list is present but is not an array, or the page has some other fatal shape problem.
+    case malformedPage(page: URL, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .notJSON(page, reason):
+            "page \(page.absoluteString) is not JSON: \(reason)"
+        case let .missingList(page, key):
+            "page \(page.absoluteString) has no \"\(key)\" array"
+        case let .malformedPage(page, reason):
+            "page \(page.absoluteString) is malformed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A line of a URL list that was not accepted.
+public struct RejectedLine: Sendable, Hashable {
+    /// 1-based line number in the input.
+    public var line: Int
+    public var text: String
+    public var reason: String
+}
+
+/// Turns a plain list of image URLs into pseudo-photos, so a list and an API run share one
+/// pipeline.
+///
+/// One URL per line; blank lines and lines starting with `#` are skipped; leading and
+/// trailing whitespace is ignored; only absolute http and https URLs are accepted, every
+/// other line is reported in `rejected`. The same URL twice gives one photo.
+public struct URLListSource: Sendable {
+    public private(set) var photos: [Photo] = []
+    public private(set) var rejected: [RejectedLine] = []
+
+    /// Parses `text`, the contents of a URL list file.
+    public init(parsing text: String) {
+        var seen: Set<Int> = []
+        // Editors on Windows start a UTF-8 file with a byte-order mark; it is not part of the URL.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        // Split on `isNewline`, not "\n": Swift treats "\r\n" as one Character, so a CRLF
+        // file would otherwise come out as a single line.
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let url = PhotoSelector.webURL(line) else {
+                rejected.append(RejectedLine(line: offset + 1, text: line, reason: "not an absolute http or https URL"))
+                continue
+            }
+            let id = Self.stableID(for: url.absoluteString)
+            guard seen.insert(id).inserted else { continue }
+            photos.append(Photo(id: id, name: Self.name(for: url), imageURL: url.absoluteString))
+        }
+    }
+
+    /// A positive id that is the same for the same URL on every run and machine.
+    ///
+    /// FNV-1a 64 over the URL's UTF-8, kept to 53 bits so the id survives a trip through
+    /// JavaScript or any JSON reader that uses doubles. Swift's `Hasher` is seeded per
+    /// process, so it cannot be used here.
+    public static func stableID(for url: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let id = Int(hash & 0x001F_FFFF_FFFF_FFFF)
+        return id == 0 ? 1 : id
+    }
+
+    /// The last path component without its extension, percent-decoded; the host when the
+    /// path has none.
+    static func name(for url: URL) -> String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let last = components?.path.split(separator: "/").last.map(String.init) ?? ""
+        let stem = last.contains(".") ? String(last[..<last.lastIndex(of: ".")!]) : last
+        if !stem.isEmpty { return stem }
+        return components?.host ?? url.absoluteString
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import GalleryKit
+
+@Suite struct AtomicFileTests {
+    @Test func writesCreatesParentsAndReplaces() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/a/b/c.txt"
+        try AtomicFile.write("first", to: path)
+        #expect(try folder.read("a/b/c.txt") == "first")
+        try AtomicFile.write(Array("second, longer".utf8), to: path, durable: true)
+        #expect(try folder.read("a/b/c.txt") == "second, longer")
+        // No temporary file is left behind.
+        #expect(folder.files() == ["a/b/c.txt"])
+    }
+
+    @Test func failureNamesThePathAndLeavesTheOldFile() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        try AtomicFile.write("keep", to: folder.path + "/file")
+        // A directory in the way of the rename: rename(2) fails with EISDIR.
+        try FileManager.default.createDirectory(atPath: folder.path + "/dir", withIntermediateDirectories: true)
+        try AtomicFile.write("x", to: folder.path + "/dir/inner")
+        #expect(throws: GalleryError.system(call: "rename", path: folder.path + "/dir", errno: EISDIR)) {
+            try AtomicFile.write("new", to: folder.path + "/dir")
+        }
+        #expect(try folder.read("file") == "keep")
+        #expect(folder.files() == ["dir/inner", "file"])
+    }
+
+    @Test func unwritableDirectoryIsATypedError() {
+        #expect {
+            try AtomicFile.write("x", to: "/proc/gallerykit-test/x")
+        } throws: { error in
+            guard case let .system(call, path, _)? = error as? GalleryError else { return false }
+            return call == "mkdir" && path.hasPrefix("/proc/gallerykit-test")
+        }
+    }
+}
+
+@Suite struct AtomicFileNameLimitTests {
+    @Test func aTargetNameOfExactly255BytesWorks() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let name = GalleryNaming.fileName(id: 1, name: String(repeating: "a", count: 400), extension: "html")
+        #expect(name.utf8.count == 255)
+        try AtomicFile.write("x", to: folder.path + "/" + name)
+        #expect(try folder.read(name) == "x")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import GalleryKit
+
+@Suite struct GalleryNamingTests {
+    @Test(arguments: [
+        ("Sunset over the Bay", "12345-sunset-over-the-bay.jpg"),
+        ("Crème Brûlée à Paris", "12345-creme-brulee-a-paris.jpg"),
+        ("Straße & Øresund — Łódź", "12345-strasse-oresund-lodz.jpg"),
+        ("ﬁne ＦＵＬＬ width", "12345-fine-full-width.jpg"),
+        ("../../etc/passwd", "12345-etc-passwd.jpg"),
+        ("日本の夕日", "12345-photo.jpg"),
+        ("", "12345-photo.jpg"),
+        ("---", "12345-photo.jpg"),
+    ])
+    func examples(name: String, expected: String) {
+        #expect(GalleryNaming.fileName(id: 12345, name: name, extension: "jpg") == expected)
+    }
+
+    @Test(arguments: Hostile.strings)
+    func hostileNamesStaySafe(name: String) {
+        for ext in ["jpg", "JPEG", "../sh", "", "p\u{0}ng"] {
+            let file = GalleryNaming.fileName(id: 987_654_321, name: name, extension: ext)
+            #expect(file.utf8.count <= 255)
+            #expect(!file.contains("/") && !file.contains("..") && !file.contains("\u{0}"))
+            #expect(file.hasPrefix("987654321-"))
+            let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-.")
+            #expect(file.allSatisfy { allowed.contains($0) }, "\(file)")
+            #expect(file.filter { $0 == "." }.count == 1)
+            // Deterministic: the same input gives the same name.
+            #expect(file == GalleryNaming.fileName(id: 987_654_321, name: name, extension: ext))
+        }
+    }
+
+    @Test func negativeIdsDoNotStartWithADash() {
+        #expect(GalleryNaming.fileName(id: -42, name: "x", extension: "jpg") == "n42-x.jpg")
+        #expect(GalleryNaming.fileName(id: Int.min, name: "x", extension: "jpg").utf8.count <= 255)
+    }
+
+    @Test func longNamesAreCutToTheLimitAtAWordBoundary() {
+        let long = Array(repeating: "wonderful", count: 60).joined(separator: " ")
+        let file = GalleryNaming.fileName(id: Int.max, name: long, extension: "jpeg")
+        #expect(file.utf8.count <= 255)
+        #expect(file.hasSuffix("-wonderful.jpeg"))
+        let unbroken = GalleryNaming.fileName(id: 1, name: String(repeating: "a", count: 1000), extension: "jpg")
+        #expect(unbroken.utf8.count == 255)
+    }
+
+    @Test func pathsStayInsideTheFolder() {
+        for name in Hostile.strings {
+            for path in [
+                GalleryNaming.originalPath(id: 1, name: name, extension: "jpg"),
+                GalleryNaming.thumbnailPath(id: 1, name: name, size: 320),
+                GalleryNaming.photoPagePath(id: 1, name: name),
+            ] {
+                let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+                #expect(!path.hasPrefix("/"))
+                #expect(parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." && $0.utf8.count <= 255 })
+                #expect(URL(fileURLWithPath: "/g/" + path).standardized.path.hasPrefix("/g/"))
+            }
+        }
+        #expect(GalleryNaming.thumbnailPath(id: 7, name: "A b", size: 640) == "thumbs/640/7-a-b.jpg")
+        #expect(GalleryNaming.photoPagePath(id: 7, name: "A b") == "photos/7-a-b.html")
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import GalleryKit
+
+@Suite struct HTMLBuilderTests {
+    @Test func escapesTextAndAttributesByConstruction() {
+        let node = Node.element("a", attributes: ["href": "x\" onclick=\"alert(1)", "title": "it's <b>"], children: [
+            .text("<script>alert(1)</script> & more"),
+        ])
+        #expect(node.render() ==
+            "<a href=\"x&quot; onclick=&quot;alert(1)\" title=\"it&#39;s &lt;b&gt;\">&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</a>")
+    }
+
+    @Test func nilAttributesAreLeftOutAndOrderIsKept() {
+        let node = Node.element("img", attributes: ["src": "a.jpg", "srcset": nil, "alt": "", "loading": "lazy"])
+        #expect(node.render() == "<img src=\"a.jpg\" alt=\"\" loading=\"lazy\">")
+    }
+
+    @Test func controlCharactersBecomeReplacementCharacters() {
+        #expect(HTMLEscaping.escape("a\u{0}b\u{7}c\u{85}d\te\nf") == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\te\nf")
+    }
+
+    @Test func bidiOverridesAreNeutralisedButRTLTextAndMarksStay() {
+        #expect(HTMLEscaping.escape("\u{202E}gpj.exe") == "\u{FFFD}gpj.exe")
+        #expect(HTMLEscaping.escape("a\u{2066}b\u{2069}c\u{202A}d") == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d")
+        #expect(HTMLEscaping.escape("שלום\u{200F} עולם\u{200E}") == "שלום\u{200F} עולם\u{200E}")
+    }
+
+    @Test func trustedMarkupAndFragments() {
+        let node = Node.fragment([.trusted(TrustedHTML("<br>")), .text("<br>")])
+        #expect(node.render() == "<br>&lt;br&gt;")
+    }
+
+    @Test(arguments: Hostile.strings)
+    func hostileTextNeverOpensATag(text: String) {
+        let html = Node.element("p", attributes: ["title": text, "data-x": text], children: [.text(text)]).render()
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.contains("<img"))
+        #expect(!html.contains("\u{0}"))
+        // Exactly the tags we wrote: one `<` opening, one closing.
+        #expect(html.filter { $0 == "<" }.count == 2)
+        #expect(html.filter { $0 == "\"" }.count == 4)
+    }
+
+    @Test func safeURLs() {
+        #expect(SafeURL.web("https://127.0.0.1/p/1?a=b") == "https://127.0.0.1/p/1?a=b")
+        #expect(SafeURL.web("HTTP://127.0.0.1/") != nil)
+        for bad in ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,<script>", "file:///etc/passwd",
+                    "//127.0.0.1/x", "/relative", "http:///nohost", " javascript:alert(1)", "", "vbscript:x"] {
+            #expect(SafeURL.web(bad) == nil, "\(bad)")
+        }
+        #expect(SafeURL.relative("photos/1-a.html") == "photos/1-a.html")
+        #expect(SafeURL.relative("index.html", depth: 1) == "../index.html")
+        #expect(SafeURL.relative("../../x/../y:z") == "x/y%3Az")
+    }
+}
