@@ -34,7 +34,15 @@ public final class DemoServer: Sendable {
         self.running = running
     }
 
+    /// The one line a command prints when it starts the server: the base URL first (so scripts
+    /// can cut it out), then what is served and where the cache is.
+    public var notice: String {
+        "\(baseURL) demo catalogue: \(catalogue.pageCount) pages x \(DemoCatalogue.defaultPageSize) photos at "
+            + "\(baseURL)/photos?feature=popular&page=1&rpp=\(DemoCatalogue.defaultPageSize) (cache \(store.folder.path))"
+    }
+
     /// Binds the socket and starts serving; returns once the server accepts connections.
+    /// Throws ``DemoError/noSourcePhotos(directory:)`` or ``DemoError/serverStartFailed(host:port:reason:)``.
     public static func start(_ configuration: DemoServerConfiguration = .init()) async throws(DemoError) -> DemoServer {
         let sources: DemoSourcePhotos
         if let given = configuration.sources { sources = given } else { sources = try DemoSourcePhotos.bundled() }
