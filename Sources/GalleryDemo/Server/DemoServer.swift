@@ -51,6 +51,7 @@ public final class DemoServer: Sendable {
         let store = DemoImageStore(
             folder: DemoCacheLocation.folder(root: configuration.cacheRoot, sources: sources),
             renderer: renderer, concurrentRenders: configuration.concurrentRenders)
+        store.removeStaleTemporaryFiles()
 
         let baseURL = BaseURLBox()
         let routes = CatalogueRoutes(catalogue: catalogue, images: ImageResponder(catalogue: catalogue, store: store),
