@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Already a dependency of Hummingbird; named so the demo server can shut down gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // libcurl, with typed wrappers for the variadic curl_easy_setopt / curl_multi_setopt.
@@ -46,7 +48,11 @@ let package = Package(
         // The built-in 500px-style demo catalogue server (`serve-demo`, and the default job source).
         .target(
             name: "GalleryDemo",
-            dependencies: ["GalleryImaging", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "GalleryImaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             resources: [.copy("Resources/demo-photos")]
         ),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.

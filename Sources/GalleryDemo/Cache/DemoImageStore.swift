@@ -90,6 +90,22 @@ public final class DemoImageStore: Sendable {
         }
     }
 
+    /// Deletes temporary files left by renders that were killed mid-write (older than `age`
+    /// seconds, so files still being written by a live process are left alone). Returns how many.
+    @discardableResult
+    public func removeStaleTemporaryFiles(olderThan age: Double = 600) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".part") {
+            let url = folder.appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+            if let modified, Date().timeIntervalSince(modified) > age, (try? FileManager.default.removeItem(at: url)) != nil {
+                removed += 1
+            }
+        }
+        return removed
+    }
+
     func fileURL(for photo: DemoPhoto, size: DemoImageSize) -> URL {
         folder.appendingPathComponent("\(photo.id)-\(size.rawValue).\(photo.format.fileExtension)")
     }

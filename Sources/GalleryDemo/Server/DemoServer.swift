@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Synchronization
 
 /// The demo catalogue HTTP server, running in the background of the current process on
@@ -20,17 +21,28 @@ public final class DemoServer: Sendable {
     public let catalogue: DemoCatalogue
     /// The derived-image cache behind `/images`.
     public let store: DemoImageStore
+    private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    private init(port: Int, host: String, catalogue: DemoCatalogue, store: DemoImageStore, running: Task<Void, any Error>) {
+    private init(port: Int, host: String, catalogue: DemoCatalogue, store: DemoImageStore, group: ServiceGroup,
+                 running: Task<Void, any Error>) {
         self.port = port
         self.baseURL = "http://\(host):\(port)"
         self.catalogue = catalogue
         self.store = store
+        self.group = group
         self.running = running
     }
 
+    /// The one line a command prints when it starts the server: the base URL first (so scripts
+    /// can cut it out), then what is served and where the cache is.
+    public var notice: String {
+        "\(baseURL) demo catalogue: \(catalogue.pageCount) pages x \(DemoCatalogue.defaultPageSize) photos at "
+            + "\(baseURL)/photos?feature=popular&page=1&rpp=\(DemoCatalogue.defaultPageSize) (cache \(store.folder.path))"
+    }
+
     /// Binds the socket and starts serving; returns once the server accepts connections.
+    /// Throws ``DemoError/noSourcePhotos(directory:)`` or ``DemoError/serverStartFailed(host:port:reason:)``.
     public static func start(_ configuration: DemoServerConfiguration = .init()) async throws(DemoError) -> DemoServer {
         let sources: DemoSourcePhotos
         if let given = configuration.sources { sources = given } else { sources = try DemoSourcePhotos.bundled() }
@@ -39,6 +51,7 @@ public final class DemoServer: Sendable {
         let store = DemoImageStore(
             folder: DemoCacheLocation.folder(root: configuration.cacheRoot, sources: sources),
             renderer: renderer, concurrentRenders: configuration.concurrentRenders)
+        store.removeStaleTemporaryFiles()
 
         let baseURL = BaseURLBox()
         let routes = CatalogueRoutes(catalogue: catalogue, images: ImageResponder(catalogue: catalogue, store: store),
@@ -58,10 +71,13 @@ public final class DemoServer: Sendable {
             }
         )
         if !configuration.verboseServerLog { application.logger.logLevel = .warning }
-        let app = application
+        // Our own group, without signal handlers (the process may have its own), so stop() can
+        // shut down gracefully: cancelling app.run() instead trips NIO's "writer deinited
+        // without finish()" precondition for connections still open.
+        let group = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
         let running = Task {
             do {
-                try await app.run()
+                try await group.run()
                 bound.finish(.failure(.serverStartFailed(host: host, port: configuration.port, reason: "server stopped before binding")))
             } catch {
                 bound.finish(.failure(.serverStartFailed(host: host, port: configuration.port, reason: String(describing: error))))
@@ -69,13 +85,20 @@ public final class DemoServer: Sendable {
             }
         }
         let port = try await bound.wait()
-        return DemoServer(port: port, host: host, catalogue: catalogue, store: store, running: running)
+        return DemoServer(port: port, host: host, catalogue: catalogue, store: store, group: group, running: running)
     }
 
-    /// Stops listening and waits until the server has shut down. Requests in progress are cut off.
-    public func stop() async {
-        running.cancel()
+    /// Stops listening, lets requests in progress finish (for at most `grace` seconds, then cuts
+    /// them off) and waits until the server has shut down.
+    public func stop(grace: Double = 5) async {
+        await group.triggerGracefulShutdown()
+        let running = self.running
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(grace))
+            running.cancel()
+        }
         _ = await running.result
+        deadline.cancel()
     }
 
     /// Waits until the server stops (only after ``stop()``, or if it fails).

@@ -56,8 +56,7 @@ struct ServeDemoCommand: AsyncParsableCommand {
             Console.error(String(format: "Rendered in %.1f s.", Date().timeIntervalSince(started)))
         }
         // One line on stdout, the base URL first, so scripts can `read` it.
-        Console.output("\(server.baseURL) demo catalogue: \(pages) pages x 50 photos at "
-            + "\(server.baseURL)/photos?feature=popular&page=1&rpp=50 (cache \(server.store.folder.path)); Ctrl-C stops")
+        Console.output(server.notice + "; Ctrl-C stops")
         let signal = await stop.wait()
         Console.error("Stopping on signal \(signal).")
         await server.stop()

@@ -51,6 +51,19 @@ struct DemoImageStoreTests {
         #expect(!names.contains { $0.hasSuffix(".part") })
     }
 
+    @Test func staleTemporaryFilesAreRemoved() throws {
+        let store = store(CountingRenderer(sources: fixture.sources))
+        try FileManager.default.createDirectory(at: store.folder, withIntermediateDirectories: true)
+        let stale = store.folder.appendingPathComponent(".1-1.jpg.99.A.part")
+        let fresh = store.folder.appendingPathComponent(".2-1.jpg.99.B.part")
+        try Data([1, 2, 3]).write(to: stale)
+        try Data([1, 2, 3]).write(to: fresh)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_600)], ofItemAtPath: stale.path)
+        #expect(store.removeStaleTemporaryFiles() == 1)
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path))
+    }
+
     @Test func cacheFolderIsVersionStampedPerSourceSet() throws {
         let folder = DemoCacheLocation.folder(root: fixture.cacheRoot, sources: fixture.sources)
         #expect(folder.lastPathComponent.hasPrefix("demo-v\(DemoCacheLocation.derivationVersion)-"))

@@ -25,12 +25,26 @@ struct CurlResponse {
 
 /// URLSession is not reliable on Linux, and a real client is the point: the server is checked
 /// with the `curl` binary, headers and body written to separate files so they never mix.
+///
+/// Async, and waiting on a Dispatch thread: a test blocking a cooperative-pool thread while curl
+/// waits for the in-process server would starve the server's own tasks (the pool has one thread
+/// per core, and tests run in parallel), and everything would hang.
 enum DemoCurl {
-    static func run(_ arguments: [String]) throws -> CurlResponse {
+    static func run(_ arguments: [String], allowNoResponse: Bool = false) async throws -> CurlResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(arguments, allowNoResponse: allowNoResponse) })
+            }
+        }
+    }
+
+    /// Runs curl; throws when no response arrived at all (with curl's message), unless
+    /// `allowNoResponse` (for checking that nothing listens any more).
+    private static func runBlocking(_ arguments: [String], allowNoResponse: Bool) throws -> CurlResponse {
         let folder = try TempDirectory(prefix: "demo-curl")
         defer { folder.remove() }
         let headerPath = folder.file("headers"), bodyPath = folder.file("body")
-        let result = try ProcessRunner.run("curl", ["-s", "-S", "-D", headerPath, "-o", bodyPath] + arguments, timeout: 120)
+        let result = try ProcessRunner.run("curl", ["-s", "-S", "--max-time", "60", "-D", headerPath, "-o", bodyPath] + arguments, timeout: 90)
         let headerText = (try? String(contentsOfFile: headerPath, encoding: .isoLatin1)) ?? ""
         let body = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: bodyPath)))) ?? []
         var status = 0
@@ -44,10 +58,14 @@ enum DemoCurl {
                                 line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
             }
         }
+        if status == 0 && !allowNoResponse {
+            throw DemoTestFailure("curl \(arguments.joined(separator: " ")): exit \(result.exitCode.map(String.init) ?? "signal"), "
+                + "\(result.stderrText) after \(result.duration) s")
+        }
         return CurlResponse(exitCode: result.exitCode, status: status, headers: headers, body: body)
     }
 
-    static func get(_ url: String, _ headers: [String: String] = [:], extra: [String] = []) throws -> CurlResponse {
-        try run(extra + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] } + [url])
+    static func get(_ url: String, _ headers: [String: String] = [:], extra: [String] = []) async throws -> CurlResponse {
+        try await run(extra + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] } + [url])
     }
 }
