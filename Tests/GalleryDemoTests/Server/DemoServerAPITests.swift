@@ -66,11 +66,17 @@ struct DemoServerAPITests {
     }
 
     @Test func explicitPortAndStop() async throws {
-        // Take a free port from a first server, stop it, and ask for that port explicitly.
-        let port = try await fixture.withServer { $0.port }
-        var configuration = fixture.configuration()
-        configuration.port = port
-        let server = try await DemoServer.start(configuration)
+        // Take a free port from a first server, stop it, and ask for that port explicitly. Tests run
+        // in parallel, so another server may grab the port in between: try a few ports.
+        var started: DemoServer?
+        var port = 0
+        for _ in 0..<5 where started == nil {
+            port = try await fixture.withServer { $0.port }
+            var configuration = fixture.configuration()
+            configuration.port = port
+            started = try? await DemoServer.start(configuration)
+        }
+        let server = try #require(started)
         #expect(server.port == port)
         #expect(server.baseURL == "http://127.0.0.1:\(port)")
         #expect(try await DemoCurl.get(server.baseURL + "/photos").status == 200)

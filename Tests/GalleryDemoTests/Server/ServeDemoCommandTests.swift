@@ -52,7 +52,7 @@ struct ServeDemoCommandTests {
                 continuation.resume(returning: try? ProcessRunner.run(binary, ["serve-demo", "--port", "70000"], timeout: 20))
             }
         }
-        #expect(result?.exitCode == 64)
+        #expect(result?.exitCode == 2)  // usage errors exit 2 (FetchGallery.main)
         #expect(result?.stderrText.contains("--port") == true)
     }
 }
