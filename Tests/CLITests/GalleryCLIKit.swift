@@ -23,14 +23,14 @@ struct GalleryCLIKit {
         }
         self.pages = pages
         self.files = files
-        let (base, listed) = (server.baseURL, pages)
+        let (base, listed, names) = (server.baseURL, pages, files)
         server.route("/photos") { request, _ in
             let number = (request.query ?? "").split(separator: "&").first { $0.hasPrefix("page=") }
                 .flatMap { Int($0.dropFirst(5)) } ?? 0
             let ids = number >= 1 && number <= listed.count ? listed[number - 1] : []
             let items = ids.map { id in
                 "{\"id\":\(id),\"name\":\"Photo \(id)\",\"user\":{\"username\":\"u\(id)\"},\"rating\":70,"
-                    + "\"images\":[{\"size\":2048,\"url\":\"\(base)\(GalleryCLIKit.imagePath(id, files[id]!))\"}]}"
+                    + "\"images\":[{\"size\":2048,\"url\":\"\(base)\(GalleryCLIKit.imagePath(id, names[id]!))\"}]}"
             }
             return .status(200, headers: ["Content-Type": "application/json"],
                            text: "{\"total_pages\":\(listed.count),\"photos\":[\(items.joined(separator: ","))]}")

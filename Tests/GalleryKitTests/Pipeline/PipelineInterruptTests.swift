@@ -61,4 +61,36 @@ import Testing
         }
         #expect(PipelineKit.files(dir.path + "/photos").allSatisfy { !$0.hasSuffix(".part") && !$0.hasSuffix(".meta") })
     }
+
+    /// A stop must not wait for a listing page the server is slow to send.
+    @Test func stopDoesNotWaitForASlowPage() async throws {
+        let first = FakePhoto(id: 1, corpusFile: "png-suite/basn2c08.png")
+        let api = try FakeAPI([[first], [FakePhoto(id: 2)]])
+        let listing = "{\"total_pages\":2,\"photos\":[\(first.json(base: api.base))]}"
+        api.server.route("/photos") { request, _ in
+            FakeAPI.pageNumber(request.query) == 1
+                ? .status(200, headers: ["Content-Type": "application/json"], text: listing)
+                : .status(200, text: "{}").stallBeforeHeaders(seconds: 30)
+        }
+        let dir = try TempDirectory()
+        let engine = PipelineKit.engine()
+        let events = EventLog()
+        let run = GalleryRun(job: PipelineKit.job(api, folder: dir.path, pages: 2, sizes: [64]), engine: engine,
+                             observers: [events])
+        let running = Task { try await run.run() }
+        let deadline = Date().addingTimeInterval(15)
+        while (events.finished.isEmpty || api.requestedPages.count < 2) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let stoppedAt = Date()
+        run.requestStop()
+        let summary = try await running.value
+        let took = Date().timeIntervalSince(stoppedAt)
+        engine.shutdown()
+        #expect(took < 3, "stopping waited \(took) s for page 2")
+        #expect(summary.interrupted && summary.photosOK == 1)
+        // Stopping is not a failure of the source.
+        #expect(summary.pagesFailed == 0)
+        #expect(try PipelineKit.manifest(dir.path).photos.map(\.id) == [1])
+    }
 }

@@ -41,16 +41,21 @@ struct FakePhoto: Sendable {
 /// A FaultServer acting as a 500px-style API: `/photos?...&page=N` answers the JSON page set for N
 /// (items as raw JSON text, so a test can send wrong-typed fields), images answer real corpus bytes.
 final class FakeAPI: Sendable {
+    /// The pages being served (a class: a `Mutex` cannot be captured by the route closure).
+    final class Listing: Sendable {
+        let pages = Mutex<[[String]]>([])
+        let totalPages = Mutex<Int?>(nil)
+    }
+
     let server: FaultServer
-    private let pages = Mutex<[[String]]>([])
-    private let totalPages = Mutex<Int?>(nil)
+    private let listing = Listing()
 
     init() throws {
         server = try FaultServer()
-        server.route("/photos") { [pages, totalPages] request, _ in
+        server.route("/photos") { [listing] request, _ in
             let number = FakeAPI.pageNumber(request.query)
-            let list = pages.withLock { number >= 1 && number <= $0.count ? $0[number - 1] : [] }
-            let total = totalPages.withLock { $0 }.map { ",\"total_pages\":\($0)" } ?? ""
+            let list = listing.pages.withLock { number >= 1 && number <= $0.count ? $0[number - 1] : [] }
+            let total = listing.totalPages.withLock { $0 }.map { ",\"total_pages\":\($0)" } ?? ""
             return .status(200, headers: ["Content-Type": "application/json"],
                            text: "{\"current_page\":\(number)\(total),\"photos\":[\(list.joined(separator: ","))]}")
         }
@@ -64,8 +69,8 @@ final class FakeAPI: Sendable {
     }
 
     func setPages(_ items: [[String]], totalPages total: Int?) {
-        pages.withLock { $0 = items }
-        totalPages.withLock { $0 = total }
+        listing.pages.withLock { $0 = items }
+        listing.totalPages.withLock { $0 = total }
     }
 
     /// Routes the photo's image path to its corpus bytes.
