@@ -29,8 +29,11 @@ extension GalleryRun {
         var knownTotal: Int?
         var pending: Task<Result<PhotoPage, PipelineError>, Never>? = Task { await fetchPage(1, base: base, key: key) }
         while let task = pending, !isStopping {
-            let result = await task.value
+            // The page fetch is a task of its own (it overlaps the photos); a stop cancels this feed,
+            // and the fetch must end with it rather than hold the stop up until the server answers.
+            let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
             pending = nil
+            if isStopping { break }  // a page cut short by the stop is not a failure of the source
             var next: Int?
             switch result {
             case .success(let page):
