@@ -61,7 +61,7 @@ public final class GalleryRun: Sendable {
         // feed and every photo task (their downloads end as `.cancelled`, partials kept).
         let running = Task {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.feed(into: feed) }
+                group.addTask { await self.feed(into: feed, journal: journal) }
                 for await photo in photos {
                     group.addTask {
                         await self.process(photo, journal: journal)
