@@ -23,19 +23,23 @@ public enum GalleryNaming {
     public static let manifestPath = "gallery.json"
     public static let journalPath = ".fetch-gallery/journal.jsonl"
 
-    /// `ID-slug.EXT`, at most 255 bytes.
-    public static func fileName(id: Int, name: String, extension ext: String) -> String {
+    /// Bytes kept free in an original's name for the suffixes the download engine adds while the
+    /// file is partial (`NAME.part`, `NAME.part.meta`): without them a 255-byte name cannot be downloaded.
+    public static let partialSuffixRoom = ".part.meta".utf8.count
+
+    /// `ID-slug.EXT`, at most 255 bytes (less `reserving` bytes for suffixes added later).
+    public static func fileName(id: Int, name: String, extension ext: String, reserving: Int = 0) -> String {
         let cleanExt = sanitizedExtension(ext)
         // A negative id would start the name with "-", which shell tools read as an option.
         let head = id < 0 ? "n\(id.magnitude)-" : "\(id)-"
         let tail = "." + cleanExt
-        let room = maxNameBytes - head.utf8.count - tail.utf8.count
+        let room = maxNameBytes - max(0, reserving) - head.utf8.count - tail.utf8.count
         return head + slug(name, maxLength: room) + tail
     }
 
-    /// Path of the downloaded original.
+    /// Path of the downloaded original (room left for the engine's `.part.meta` while it downloads).
     public static func originalPath(id: Int, name: String, extension ext: String) -> String {
-        "photos/" + fileName(id: id, name: name, extension: ext)
+        "photos/" + fileName(id: id, name: name, extension: ext, reserving: partialSuffixRoom)
     }
 
     /// Path of the thumbnail whose longest edge is `size` pixels.

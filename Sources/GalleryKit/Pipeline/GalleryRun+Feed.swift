@@ -3,7 +3,7 @@ import Foundation
 extension GalleryRun {
     /// Hands selected photos on, page by page, fetching the next page while this one's photos are
     /// taken; each photo waits for a permit, so the feed never runs far ahead of the downloads.
-    func feed(into feed: AsyncStream<SelectedPhoto>.Continuation) async {
+    func feed(into feed: AsyncStream<SelectedPhoto>.Continuation, journal: Journal) async {
         defer { feed.finish() }
         switch job.source {
         case .urlList(let text, let name):
@@ -17,20 +17,24 @@ extension GalleryRun {
                 return
             }
             count { $0.pagesFetched = 1 }
-            await hand(selection.selected, to: feed)
+            await hand(selection.selected, to: feed, journal: journal)
         case .api(let base, let key):
-            await feedPages(base: base, key: key, into: feed)
+            await feedPages(base: base, key: key, into: feed, journal: journal)
         }
     }
 
-    private func feedPages(base: URL, key: String?, into feed: AsyncStream<SelectedPhoto>.Continuation) async {
+    private func feedPages(base: URL, key: String?, into feed: AsyncStream<SelectedPhoto>.Continuation,
+                           journal: Journal) async {
         var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize)
         var number = 1
         var knownTotal: Int?
         var pending: Task<Result<PhotoPage, PipelineError>, Never>? = Task { await fetchPage(1, base: base, key: key) }
         while let task = pending, !isStopping {
-            let result = await task.value
+            // The page fetch is a task of its own (it overlaps the photos); a stop cancels this feed,
+            // and the fetch must end with it rather than hold the stop up until the server answers.
+            let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
             pending = nil
+            if isStopping { break }  // a page cut short by the stop is not a failure of the source
             var next: Int?
             switch result {
             case .success(let page):
@@ -42,7 +46,7 @@ extension GalleryRun {
                 emit(.pageFetched(page: number, totalPages: page.totalPages, added: selection.selected.count,
                                   skippedItems: skipped))
                 if let next { pending = Task { await fetchPage(next, base: base, key: key) } }
-                await hand(selection.selected, to: feed)
+                await hand(selection.selected, to: feed, journal: journal)
             case .failure(let error):
                 count { s in
                     s.pagesFailed += 1
@@ -62,10 +66,15 @@ extension GalleryRun {
         pending?.cancel()
     }
 
-    /// Gives photos to the consumer, one permit each; stops when the run is stopping.
-    private func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation) async {
+    /// Gives photos to the consumer, one permit each; stops when the run is stopping. Each is
+    /// journaled as seen here, in listing order, so the gallery keeps the API's order (the photo
+    /// tasks start concurrently, and their own `seen` records would land in scheduling order).
+    private func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation,
+                      journal: Journal) async {
         for photo in photos {
             guard await permits.acquire(), !isStopping else { return }
+            // A failure here is not lost: the photo task journals `seen` again and reports the error.
+            try? journal.append(.seen(PhotoMetadata(photo)))
             count { $0.photosQueued += 1 }
             emit(.photoQueued(id: photo.photo.id, name: photo.photo.name))
             feed.yield(photo)

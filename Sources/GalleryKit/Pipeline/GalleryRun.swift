@@ -15,6 +15,9 @@ public final class GalleryRun: Sendable {
     let observers: [any GalleryObserver]
     let permits: AsyncPermits
     private let stopping = Atomic<Bool>(false)
+    /// The photo work of the running ``run()``, so that a stop can cancel the downloads under way
+    /// even after the feed has handed on its last photo.
+    private let work = Mutex<Task<Void, Never>?>(nil)
     private let summary = Mutex(GalleryRunSummary())
     let comments = Mutex([Int: [Comment]]())
 
@@ -39,6 +42,7 @@ public final class GalleryRun: Sendable {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
         let permits = self.permits
         Task { await permits.close() }
+        work.withLock { $0?.cancel() }
     }
 
     public var isStopping: Bool { stopping.load(ordering: .relaxed) }
@@ -53,16 +57,24 @@ public final class GalleryRun: Sendable {
             journal = try Journal(folder: job.folder)
         } catch { throw .gallery(error) }
         let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.feed(into: feed) }
-            for await photo in photos {
-                group.addTask {
-                    await self.process(photo, journal: journal)
-                    await self.permits.release()
+        // An unstructured task, kept where requestStop() can cancel it: cancelling it cancels the
+        // feed and every photo task (their downloads end as `.cancelled`, partials kept).
+        let running = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.feed(into: feed, journal: journal) }
+                for await photo in photos {
+                    group.addTask {
+                        await self.process(photo, journal: journal)
+                        await self.permits.release()
+                    }
                 }
             }
-            if isStopping { group.cancelAll() }
         }
+        work.withLock { $0 = running }
+        // A stop that came before the task was recorded found nothing to cancel.
+        if isStopping { running.cancel() }
+        await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
+        work.withLock { $0 = nil }
         do {
             try journal.compact()
             let writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)

@@ -66,6 +66,9 @@ extension TransferEngine {
             case _ where error.isRetryable && sink.decision != nil:
                 // Cut body, stall, connection reset: keep the bytes and continue with Range next time.
                 sink.keepForResume()
+            case .cancelled where sink.decision != nil:
+                // A stopped run (Ctrl-C, requestStop) keeps what it has: the next run resumes from it.
+                sink.keepForResume()
             default:
                 if sink.decision != nil { sink.discard() }
             }

@@ -1,0 +1,70 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// Ctrl-C on the main command: once writes the gallery for what is done and exits 130, keeping the
+/// partial downloads; twice quits at once.
+@Suite struct GallerySignalTests {
+    /// Two quick photos (ids 1, 2) and two camera photos (3, 4) that trickle for about 6 s each.
+    static func trickleAPI() throws -> GalleryCLIKit {
+        let api = try GalleryCLIKit(pages: 1, perPage: 4, corpusFiles: [
+            "png-suite/basn2c08.png", "libjpeg-turbo/testorig.jpg",
+            "exif-orientation/Landscape_1.jpg", "exif-orientation/Portrait_1.jpg",
+        ])
+        for id in [3, 4] {
+            let bytes = try Corpus.bytes(api.files[id]!)
+            api.server.route(api.imagePath(id)) { _, _ in
+                .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg").trickle(bytesPerSecond: 60_000)
+            }
+        }
+        return api
+    }
+
+    static func arguments(_ api: GalleryCLIKit, _ out: String) -> [String] {
+        ["--api", api.server.baseURL, "--pages", "1", "--out", out, "--progress", "none", "--workers", "2", "--size", "64"]
+    }
+
+    static func trickling(_ api: GalleryCLIKit) -> Bool {
+        [3, 4].allSatisfy { api.server.bodyBytesSent(path: api.imagePath($0)) >= 60_000 }
+    }
+
+    @Test func sigintWritesTheGalleryAndExits130() async throws {
+        let api = try Self.trickleAPI()
+        let dir = try TempDirectory()
+        let out = dir.file("g")
+        let runner = try ProcessRunner(GalleryCLIKit.binary, Self.arguments(api, out))
+        try await GalleryCLIKit.waitFor(20) { Self.trickling(api) || runner.hasExited }
+        // The quick photos are done long before the slow ones have sent 60 kB.
+        try await GalleryCLIKit.waitFor(5) { FileManager.default.fileExists(atPath: out + "/thumbs/64") }
+        let sentAt = Date()
+        runner.send(SIGINT)
+        let result = runner.wait(timeout: 20)
+        let took = Date().timeIntervalSince(sentAt)
+        #expect(result.exitCode == 130, "stderr: \(result.stderrText)")
+        #expect(took < 5, "stopping took \(took) s")
+        let photos = try GalleryCLIKit.manifestPhotos(out)
+        let ok = photos.filter { $0["status"] as? String == "ok" }.compactMap { $0["id"] as? Int }
+        #expect(Set(ok).isSuperset(of: [1, 2]) && !ok.contains(3) && !ok.contains(4), "ok: \(ok)")
+        #expect(FileManager.default.fileExists(atPath: out + "/index.html"))
+        let partials = (try? FileManager.default.contentsOfDirectory(atPath: out + "/photos"))?.filter { $0.hasSuffix(".part") }
+        #expect(partials?.count == 2, "kept: \(partials ?? [])")
+    }
+
+    @Test func secondSigintQuitsAtOnce() async throws {
+        let api = try Self.trickleAPI()
+        let dir = try TempDirectory()
+        let out = dir.file("g")
+        // The second SIGINT goes out as soon as the first one's message shows the stop has begun.
+        let runner = try ProcessRunner(GalleryCLIKit.binary, Self.arguments(api, out)) { output, runner in
+            if case .stderr = output, runner.stderrText.contains("Stopping:") { runner.send(SIGINT) }
+        }
+        try await GalleryCLIKit.waitFor(20) { Self.trickling(api) || runner.hasExited }
+        let sentAt = Date()
+        runner.send(SIGINT)
+        let result = runner.wait(timeout: 20)
+        #expect(result.exitCode == 130, "stderr: \(result.stderrText)")
+        #expect(Date().timeIntervalSince(sentAt) < 2)
+        // Quit, not stopped: the summary line of a finished run never came.
+        #expect(!result.stderrText.contains("Gallery:"), "\(result.stderrText)")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+@testable import GalleryKit
+
+/// A second run over the same folder does only what is missing.
+@Suite struct PipelineIncrementalTests {
+    static func photos() -> [FakePhoto] {
+        ["libjpeg-turbo/testorig.jpg", "png-suite/basn2c08.png", "derived/testorig-progressive.jpg"]
+            .enumerated().map { FakePhoto(id: 10 + $0.offset, corpusFile: $0.element) }
+    }
+
+    static func imageBytes(_ api: FakeAPI, _ photos: [FakePhoto]) -> Int {
+        photos.map { api.server.bodyBytesSent(path: $0.imagePath) }.reduce(0, +)
+    }
+
+    @Test func secondRunDownloadsNothingAndMakesNothing() async throws {
+        let photos = Self.photos()
+        let api = try FakeAPI([photos])
+        let dir = try TempDirectory()
+        let job = PipelineKit.job(api, folder: dir.path, pages: 1)
+        let first = try await PipelineKit.run(job)
+        #expect(first.photosOK == 3 && first.thumbnailsMade == 6)
+        let sent = Self.imageBytes(api, photos)
+        #expect(sent == photos.map { $0.bytes.count }.reduce(0, +))
+        let thumbTimes = PipelineKit.modificationTimes(dir.path, under: "thumbs")
+
+        let second = try await PipelineKit.run(job)
+        #expect(second.photosOK == 3 && second.photosFailed == 0)
+        #expect(second.thumbnailsMade == 0 && second.bytesDownloaded == 0)
+        #expect(Self.imageBytes(api, photos) == sent, "the second run fetched image bytes")
+        #expect(PipelineKit.modificationTimes(dir.path, under: "thumbs") == thumbTimes)
+        #expect(try PipelineKit.manifest(dir.path).photos.allSatisfy { $0.status == .ok })
+    }
+
+    @Test func deletedThumbnailIsMadeAgainAlone() async throws {
+        let photos = Self.photos()
+        let api = try FakeAPI([photos])
+        let dir = try TempDirectory()
+        let job = PipelineKit.job(api, folder: dir.path, pages: 1)
+        _ = try await PipelineKit.run(job)
+        let sent = Self.imageBytes(api, photos)
+        let victim = try #require(try PipelineKit.manifest(dir.path).photos[1].thumbnails["128"])
+        let before = try #require(PipelineKit.read(dir.path + "/" + victim))
+        try FileManager.default.removeItem(atPath: dir.path + "/" + victim)
+
+        let second = try await PipelineKit.run(job)
+        #expect(second.thumbnailsMade == 1 && second.bytesDownloaded == 0)
+        #expect(Self.imageBytes(api, photos) == sent)
+        #expect(PipelineKit.read(dir.path + "/" + victim) == before, "remade thumbnail differs")
+    }
+
+    @Test func addedSizeMakesOnlyThatSize() async throws {
+        let photos = Self.photos()
+        let api = try FakeAPI([photos])
+        let dir = try TempDirectory()
+        _ = try await PipelineKit.run(PipelineKit.job(api, folder: dir.path, pages: 1, sizes: [128]))
+        let sent = Self.imageBytes(api, photos)
+        let oldTimes = PipelineKit.modificationTimes(dir.path, under: "thumbs/128")
+
+        let second = try await PipelineKit.run(PipelineKit.job(api, folder: dir.path, pages: 1, sizes: [128, 64]))
+        #expect(second.thumbnailsMade == photos.count && second.bytesDownloaded == 0)
+        #expect(Self.imageBytes(api, photos) == sent)
+        #expect(PipelineKit.modificationTimes(dir.path, under: "thumbs/128") == oldTimes)
+        let manifest = try PipelineKit.manifest(dir.path)
+        for entry in manifest.photos {
+            #expect(Set(entry.thumbnails.keys) == ["64", "128"])
+            let info = try ImageDecoder.probe(fileAt: dir.path + "/" + entry.thumbnails["64"]!)
+            #expect(max(info.width, info.height) <= 64)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GalleryTestSupport
+import Synchronization
+import Testing
+@testable import GalleryTransfer
+
+/// A cancelled download (Ctrl-C, a stopped gallery run) keeps its partial file, so the next
+/// download of the same URL resumes instead of starting over.
+@Suite struct DownloadCancelTests {
+    @Test func cancelledDownloadKeepsItsPartialAndTheNextOneResumes() async throws {
+        let server = try FaultServer()
+        let body = Kit.jpeg(600_000, seed: 7)
+        let slow = Mutex(true)
+        server.route("/a.jpg") { _, _ in
+            let file = FaultServer.Response.file(body, etag: "\"v1\"", contentType: "image/jpeg")
+            return slow.withLock { $0 } ? file.trickle(bytesPerSecond: 100_000) : file
+        }
+        let dir = try TempDirectory()
+        let dest = dir.file("a.jpg")
+        let engine = Kit.engine()
+        let request = DownloadRequest(url: server.url("/a.jpg"), destination: dest, expectImage: true)
+        let task = Task { try await engine.download(request) }
+        while server.bodyBytesSent(path: "/a.jpg") < 150_000 { try await Task.sleep(for: .milliseconds(20)) }
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("the download finished despite the cancel")
+        } catch let error as TransferError {
+            guard case .cancelled = error.reason else { Issue.record("reason: \(error)"); return }
+        }
+        #expect(!Kit.exists(dest))
+        let part = Kit.read(dest + ".part") ?? []
+        #expect(part.count >= 100_000 && part.count < body.count, "partial of \(part.count) bytes")
+        #expect(Array(body.prefix(part.count)) == part)
+
+        slow.withLock { $0 = false }
+        let sentBefore = server.bodyBytesSent(path: "/a.jpg")
+        let result = try await engine.download(request)
+        #expect(Kit.read(dest) == body)
+        #expect(result.resumedFrom == Int64(part.count))
+        #expect(server.requests(path: "/a.jpg").last?.headers["Range"] == "bytes=\(part.count)-")
+        #expect(server.bodyBytesSent(path: "/a.jpg") - sentBefore == body.count - part.count)
+        engine.shutdown()
+    }
+}
