@@ -41,6 +41,9 @@ extension GalleryRun {
             return Self.fileSize(job.folder + "/" + existing.path) == nil
         }
         var made = 0
+        // Stopping: no new decode work. A finished original stays on disk unjournaled; the next run
+        // finds it complete (published by rename) and only makes its thumbnails.
+        if isStopping || Task.isCancelled { return }
         if recorded == nil || !missing.isEmpty {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,

@@ -58,15 +58,33 @@ public final class WorkerPool: Sendable {
         if first { for _ in 0..<width { shared.available.signal() } }
     }
 
-    /// Runs `work` on a pool thread and returns its result.
+    /// Runs `work` on a pool thread and returns its result. If the calling task is cancelled before
+    /// a thread takes the work, the work is skipped and this throws `CancellationError`, so a
+    /// stopping run does not wait for the whole queue.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let accepted = shared.state.withLock { s -> Bool in
-                guard !s.stopped else { return false }
-                s.queue.append { continuation.resume(with: Result { try work() }) }
-                return true
+        let cancelled = CancelFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let job: @Sendable () -> Void = {
+                    if cancelled.isSet { return continuation.resume(throwing: CancellationError()) }
+                    continuation.resume(with: Result { try work() })
+                }
+                let accepted = shared.state.withLock { s -> Bool in
+                    guard !s.stopped else { return false }
+                    s.queue.append(job)
+                    return true
+                }
+                if accepted { shared.available.signal() } else { continuation.resume(throwing: CancellationError()) }
             }
-            if accepted { shared.available.signal() } else { continuation.resume(throwing: CancellationError()) }
+        } onCancel: {
+            cancelled.set()
         }
     }
+}
+
+/// Set once, read from any thread.
+private final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
 }
