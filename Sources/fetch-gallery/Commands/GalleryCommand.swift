@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import GalleryDemo
+import GalleryKit
+
+/// `fetch-gallery [run] --pages 5 --out gallery`: the main job. Photo pages (or a URL list) in, a
+/// gallery folder out; with neither `--api` nor `--urls`, the built-in demo catalogue is served
+/// on 127.0.0.1 and used, so the command works offline.
+struct GalleryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Build a gallery folder from photo pages (the default command).",
+        discussion: """
+            Reads listing pages of a 500px-style API (GET /photos?feature=popular&page=N&rpp=50), downloads \
+            every photo concurrently (resuming partial downloads), makes thumbnails, and writes OUT/index.html, \
+            a page per photo, OUT/gallery.json (every photo's metadata and status), the originals in \
+            OUT/photos/ and the thumbnails in OUT/thumbs/. Running the same command again only does what is \
+            missing. With no --api and no --urls, a built-in demo catalogue of real photographs is served \
+            on 127.0.0.1 and used.
+
+            Ctrl-C once: stop starting new work, keep partial downloads, write the gallery for what is done. \
+            Twice: quit at once.
+
+            Exit status: 0 all done; 1 some photos or pages failed; 2 usage error; 3 the source could not \
+            be read at all; 130 interrupted.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API.", valueName: "url"))
+    var api: String?
+
+    @Option(name: .customLong("consumer-key"), help: "API consumer key, sent as the consumer_key query parameter.")
+    var consumerKey: String?
+
+    @Option(help: ArgumentHelp("A file of image URLs, one per line, instead of an API.", valueName: "file"))
+    var urls: String?
+
+    @Option(help: "Listing pages to read (50 photos each); stops early at the API's last page.")
+    var pages = 5
+
+    @Option(name: .shortAndLong, help: "The gallery folder (created if missing; re-runs are incremental).")
+    var out = "gallery"
+
+    @Option(help: "Longest edge of the thumbnails, in pixels.")
+    var size = 256
+
+    @Option(help: ArgumentHelp("Several thumbnail sizes, e.g. 256,512 for high-density screens (overrides --size).",
+                               valueName: "list"))
+    var sizes: String?
+
+    @Option(name: .customLong("image-size"), help: "Download this image size when the API offers it, instead of the largest.")
+    var imageSize: Int?
+
+    @Flag(name: .customLong("include-nsfw"), help: "Keep photos the API marks NSFW (left out by default).")
+    var includeNSFW = false
+
+    @Flag(help: "Fetch each photo's comments for its page.")
+    var comments = false
+
+    @Option(help: "Downloads at once.")
+    var jobs = 16
+
+    @Option(name: .customLong("per-host"), help: "Downloads at once per host.")
+    var perHost = 6
+
+    @Option(help: "Threads decoding and scaling (default: the cores).")
+    var workers = System.coreCount
+
+    @Option(help: "Progress display: auto (a live line on a terminal, plain lines otherwise), tty, plain, json, none.")
+    var progress: ProgressMode = .auto
+
+    @Flag(name: .shortAndLong, help: "Print errors only.")
+    var quiet = false
+
+    @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels (a decompression-bomb guard).")
+    var maxPixels = 100_000_000
+
+    @Option(help: "Seconds one download may take across all its attempts.")
+    var deadline: Double = 300
+
+    @Flag(help: "fsync every file before publishing it.")
+    var durable = false
+
+    func thumbnailSizes() throws -> [Int] {
+        guard let sizes else { return [size] }
+        let parsed = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parsed.isEmpty, parsed.allSatisfy({ ($0 ?? 0) > 0 }) else {
+            throw ValidationError("--sizes takes positive numbers separated by commas, e.g. 256,512")
+        }
+        return Array(Set(parsed.compactMap { $0 })).sorted()
+    }
+
+    func validate() throws {
+        guard api == nil || urls == nil else { throw ValidationError("give --api or --urls, not both") }
+        if let api {
+            guard let url = URL(string: api), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+            else { throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1") }
+        }
+        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        guard size >= 1, jobs >= 1, perHost >= 1, workers >= 1, maxPixels >= 1, deadline > 0 else {
+            throw ValidationError("--size, --jobs, --per-host, --workers, --max-pixels and --deadline must be positive")
+        }
+        _ = try thumbnailSizes()
+    }
+
+    func run() async throws {
+        var demo: DemoServer?
+        let source: GalleryJob.Source
+        if let urls {
+            guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
+                StandardError.line("fetch-gallery: cannot read the URL list \(urls)")
+                throw ExitCode(3)
+            }
+            source = .urlList(text: text, name: urls)
+        } else if let api {
+            source = .api(base: URL(string: api)!, consumerKey: consumerKey)
+        } else {
+            do { demo = try await DemoServer.start() } catch {
+                StandardError.line("fetch-gallery: cannot start the demo catalogue: \(error)")
+                throw ExitCode(3)
+            }
+            if !quiet {
+                StandardError.line("No --api given: using the built-in demo catalogue at \(demo!.baseURL) (real photographs, served on 127.0.0.1).")
+            }
+            source = .api(base: URL(string: demo!.baseURL)!, consumerKey: nil)
+        }
+
+        var job = GalleryJob(source: source, folder: out)
+        job.pages = pages
+        job.thumbnailSizes = try thumbnailSizes()
+        job.includeNSFW = includeNSFW
+        job.imageSize = imageSize
+        job.comments = comments
+        job.workers = workers
+        job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
+
+        let aggregate = AggregateProgress()
+        var transfer = TransferConfiguration()
+        transfer.maxConcurrentTransfers = jobs
+        transfer.maxConcurrentPerHost = perHost
+        transfer.deadline = deadline
+        transfer.durable = durable
+        transfer.observers = [aggregate]
+        let engine = TransferEngine(configuration: transfer)
+        let report = GalleryReport(renderer: progress.renderer(quiet: quiet), aggregate: aggregate, pageLimit: pages)
+        let gallery = GalleryRun(job: job, engine: engine, observers: [report])
+        let quiet = self.quiet
+        let interrupts = Interrupts {
+            if !quiet { StandardError.line("\nStopping: writing the gallery for what is done (Ctrl-C again quits at once).") }
+            gallery.requestStop()
+        }
+
+        let ticker = Task {
+            while !Task.isCancelled {
+                report.tick()
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let summary: GalleryRunSummary
+        do {
+            summary = try await gallery.run()
+        } catch {
+            ticker.cancel()
+            report.finish(quiet: quiet)
+            StandardError.line("fetch-gallery: \(error)")
+            throw ExitCode(1)
+        }
+        ticker.cancel()
+        report.finish(quiet: quiet)
+        engine.shutdown()
+        if let demo { await demo.stop() }
+        withExtendedLifetime(interrupts) {}
+
+        if !quiet {
+            StandardError.line("Gallery: \(out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, "
+                + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
+        }
+        if summary.interrupted { throw ExitCode(130) }
+        if let problem = summary.sourceError, summary.photosOK == 0 {
+            StandardError.line("fetch-gallery: the source could not be read: \(problem)")
+            throw ExitCode(3)
+        }
+        if summary.photosFailed > 0 || summary.pagesFailed > 0 { throw ExitCode(1) }
+    }
+}

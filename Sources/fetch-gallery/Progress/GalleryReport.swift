@@ -1,0 +1,81 @@
+import Foundation
+import GalleryKit
+import Synchronization
+
+/// Joins the pipeline's events (pages, photos) with the engine's byte counts and feeds a renderer;
+/// at the end prints one line per failed photo on stderr.
+final class GalleryReport: GalleryObserver {
+    private struct Counts {
+        var pagesDone = 0
+        var pagesTotal: Int?
+        var pageLimit: Int
+        var queued = 0
+        var ok = 0
+        var failed: [(name: String, url: String, reason: String)] = []
+        var pageFailures: [String] = []
+        var skippedItems: [String] = []
+    }
+
+    private let renderer: any ProgressRenderer
+    private let aggregate: AggregateProgress
+    private let start = Date()
+    private let counts: Mutex<Counts>
+
+    init(renderer: any ProgressRenderer, aggregate: AggregateProgress, pageLimit: Int) {
+        self.renderer = renderer
+        self.aggregate = aggregate
+        counts = Mutex(Counts(pageLimit: pageLimit))
+    }
+
+    func gallery(_ event: GalleryEvent) {
+        switch event {
+        case let .pageFetched(page, total, added, skipped):
+            counts.withLock { c in
+                c.pagesDone += 1
+                if let total { c.pagesTotal = min(total, c.pageLimit) }
+                c.skippedItems += skipped.map { "page \(page): \($0)" }
+            }
+            renderer.event("page", ["page": page, "photos": added, "skipped_items": skipped.count])
+        case let .pageFailed(page, reason):
+            counts.withLock { $0.pageFailures.append("page \(page): \(reason)") }
+            renderer.event("page_failed", ["page": page, "error": reason])
+        case .photoQueued:
+            counts.withLock { $0.queued += 1 }
+        case let .photoFinished(id, name, downloaded, thumbnails):
+            counts.withLock { $0.ok += 1 }
+            renderer.event("photo", ["id": id, "name": name, "ok": true, "bytes": downloaded, "thumbnails": thumbnails])
+        case let .photoFailed(id, name, url, reason):
+            counts.withLock { $0.failed.append((name, url, reason)) }
+            renderer.event("photo", ["id": id, "name": name, "ok": false, "url": url, "error": reason])
+        }
+    }
+
+    func current() -> ProgressState {
+        let c = counts.withLock { $0 }
+        var state = ProgressState(totalFiles: c.queued, skipped: 0, snapshot: aggregate.snapshot,
+                                  elapsed: Date().timeIntervalSince(start))
+        state.unit = "photos"
+        state.pages = (c.pagesDone, c.pagesTotal ?? c.pageLimit)
+        state.finishedItems = c.ok + c.failed.count
+        state.failedItems = c.failed.count
+        return state
+    }
+
+    func tick() { renderer.tick(current()) }
+
+    /// Ends the display, then prints the failures (pages, skipped items, photos), one per line.
+    func finish(quiet: Bool) {
+        renderer.finish(current())
+        let c = counts.withLock { $0 }
+        for line in c.pageFailures { writeStderr("error: \(line)\n") }
+        if !quiet { for line in c.skippedItems { writeStderr("skipped: \(line)\n") } }
+        for f in c.failed { writeStderr("error: photo \"\(Self.oneLine(f.name))\" (\(f.url)): \(f.reason)\n") }
+    }
+
+    /// Server text on one line, without control characters that could rewrite the terminal.
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map {
+            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "\u{FFFD}" : $0
+        }))
+    }
+}
