@@ -3,16 +3,8 @@ import GalleryTestSupport
 
 /// Finds the built `fetch-gallery` (tests run after `swift build --build-tests`, which builds it).
 enum DownloadCLI {
-    static var packageRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-        }
-        return FileManager.default.currentDirectoryPath
-    }
 
-    static var binary: String { packageRoot + "/.build/debug/fetch-gallery" }
+    static var binary: String { (try? BuiltProduct.path()) ?? "fetch-gallery (not built)" }
 
     /// Pseudo-random bytes that differ per seed.
     static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {

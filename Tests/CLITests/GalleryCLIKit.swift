@@ -50,7 +50,7 @@ struct GalleryCLIKit {
     var allIDs: [Int] { pages.flatMap { $0 } }
 
     /// The built binary (found by GalleryTestSupport next to the test bundle).
-    static var binary: String { BuiltBinary.fetchGallery }
+    static var binary: String { (try? BuiltProduct.path()) ?? "fetch-gallery (not built)" }
 
     /// `gallery.json` as a dictionary.
     static func manifest(_ folder: String) throws -> [String: Any] {

@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the built `fetch-gallery thumbnail` end to end: files in, thumbnails and exit status out.
 @Suite struct ThumbnailCommandTests {
-    let binary = BuiltBinary.fetchGallery
+    let binary = (try? BuiltProduct.path()) ?? "fetch-gallery (not built)"
 
     @Test("good files become thumbnails; exit 0", arguments: [1, 2])
     func allGood(jobs: Int) throws {
