@@ -5,7 +5,7 @@ import Testing
 /// Ctrl-C on the main command: once writes the gallery for what is done and exits 130, keeping the
 /// partial downloads; twice quits at once.
 @Suite struct GallerySignalTests {
-    /// Two quick photos (ids 1, 2) and two camera photos (3, 4) that trickle for about 6 s each.
+    /// Two quick photos (ids 1, 2) and two camera photos (3, 4) that trickle for about 15 s each.
     static func trickleAPI() throws -> GalleryCLIKit {
         let api = try GalleryCLIKit(pages: 1, perPage: 4, corpusFiles: [
             "png-suite/basn2c08.png", "libjpeg-turbo/testorig.jpg",
@@ -14,7 +14,7 @@ import Testing
         for id in [3, 4] {
             let bytes = try Corpus.bytes(api.files[id]!)
             api.server.route(api.imagePath(id)) { _, _ in
-                .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg").trickle(bytesPerSecond: 60_000)
+                .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg").trickle(bytesPerSecond: 20_000)
             }
         }
         return api
@@ -25,7 +25,7 @@ import Testing
     }
 
     static func trickling(_ api: GalleryCLIKit) -> Bool {
-        [3, 4].allSatisfy { api.server.bodyBytesSent(path: api.imagePath($0)) >= 60_000 }
+        [3, 4].allSatisfy { api.server.bodyBytesSent(path: api.imagePath($0)) >= 20_000 }
     }
 
     @Test func sigintWritesTheGalleryAndExits130() async throws {
@@ -34,7 +34,7 @@ import Testing
         let out = dir.file("g")
         let runner = try ProcessRunner(GalleryCLIKit.binary, Self.arguments(api, out))
         try await GalleryCLIKit.waitFor(20) { Self.trickling(api) || runner.hasExited }
-        // The quick photos are done long before the slow ones have sent 60 kB.
+        // The quick photos are done long before the slow ones have sent 20 kB.
         try await GalleryCLIKit.waitFor(5) { FileManager.default.fileExists(atPath: out + "/thumbs/64") }
         let sentAt = Date()
         runner.send(SIGINT)
