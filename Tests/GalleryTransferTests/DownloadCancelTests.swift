@@ -39,7 +39,10 @@ import Testing
         #expect(Kit.read(dest) == body)
         #expect(result.resumedFrom == Int64(part.count))
         #expect(server.requests(path: "/a.jpg").last?.headers["Range"] == "bytes=\(part.count)-")
-        #expect(server.bodyBytesSent(path: "/a.jpg") - sentBefore == body.count - part.count)
+        // The rest, and only the rest: at most a slice or two of the cancelled attempt were still in
+        // flight when sentBefore was read.
+        let resent = server.bodyBytesSent(path: "/a.jpg") - sentBefore
+        #expect(resent >= body.count - part.count && resent <= body.count - part.count + 64_000, "resent \(resent)")
         engine.shutdown()
     }
 }

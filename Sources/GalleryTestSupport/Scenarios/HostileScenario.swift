@@ -69,10 +69,9 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
     public func install(on server: FaultServer, path: String, payload: [UInt8]) {
         let scenario = self
         let target = server.url(path)
-        // Bound and closed just now, so nothing listens there (port 9, discard, as a fallback).
-        let closedPort = self == .redirectToClosedPort
-            ? (try? Socket.freeLoopbackPort()).map { "http://127.0.0.1:\($0)/gone.jpg" } ?? "http://127.0.0.1:9/gone.jpg"
-            : ""
+        // Port 1 (tcpmux) is never served here. A port that was free a moment ago is not safe: tests run
+        // in parallel, and another test's server may take it in between (seen: a 404 instead of a refusal).
+        let closedPort = self == .redirectToClosedPort ? "http://127.0.0.1:1/gone.jpg" : ""
         server.route(path) { request, attempt in
             scenario.response(request: request, attempt: attempt, payload: payload, selfURL: target,
                               closedURL: closedPort)
