@@ -22,11 +22,6 @@ struct FetchGallery: AsyncParsableCommand {
 
     /// ArgumentParser exits 64 (EX_USAGE) on bad arguments; ours documents 2, as most Unix tools do.
     static func main() async {
-        // Pixel buffers are megabytes and of every size. glibc's default (a dynamic mmap threshold
-        // that climbs to 32 MB) serves them from the heap, whose fragments it keeps, so peak memory
-        // crept up with the number of photos (~200 MB at 1,000). Above 1 MiB, mmap them: freed
-        // buffers go straight back to the kernel and memory stays flat.
-        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 1 << 20)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -45,7 +40,3 @@ struct FetchGallery: AsyncParsableCommand {
         }
     }
 }
-
-/// glibc's `mallopt(int, int)`; `<malloc.h>` is not part of Swift's Glibc module.
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
