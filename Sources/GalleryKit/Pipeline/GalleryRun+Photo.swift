@@ -13,8 +13,7 @@ extension GalleryRun {
         }
         let state = journal.state
         // A journaled original whose file vanished or changed size is not trusted.
-        var recorded = state.original(of: photo.id)
-        if let r = recorded, Self.fileSize(job.folder + "/" + r.path) != Int64(r.bytes) { recorded = nil }
+        let recorded = state.originalOnDisk(of: photo.id, in: job.folder)
         let originalPath = recorded?.path
             ?? GalleryNaming.originalPath(id: photo.id, name: photo.name, extension: Self.fileExtension(of: selected.imageURL))
 

@@ -27,10 +27,6 @@ struct ThumbnailWork: Sendable {
         }
         let sha = knownSHA256 ?? SHA256.hex(bytes)
         let path = try fixExtension(bytes)
-        let info: ImageInfo
-        do { info = try ImageDecoder.probe(bytes, name: path, options: thumbnailer.decodeOptions) } catch {
-            throw .imaging(.decode(error))
-        }
         var decoded: DecodedImage?
         var made: [ThumbnailFile] = []
         for size in sizes.sorted(by: >) {
@@ -56,9 +52,20 @@ struct ThumbnailWork: Sendable {
             do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
             made.append(ThumbnailFile(size: size, path: relative, width: bitmap!.width, height: bitmap!.height))
         }
-        let swap = info.orientation.swapsDimensions
+        // The upright size of the original: from the decode when there was one, else (every size a
+        // cache hit, or none missing) from the header alone.
+        let (width, height, orientation): (Int, Int, Orientation)
+        if let decoded {
+            (width, height, orientation) = (decoded.sourceWidth, decoded.sourceHeight, decoded.orientation)
+        } else {
+            do {
+                let info = try ImageDecoder.probe(bytes, name: path, options: thumbnailer.decodeOptions)
+                (width, height, orientation) = (info.width, info.height, info.orientation)
+            } catch { throw .imaging(.decode(error)) }
+        }
+        let swap = orientation.swapsDimensions
         let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
-                                    width: swap ? info.height : info.width, height: swap ? info.width : info.height)
+                                    width: swap ? height : width, height: swap ? width : height)
         return Output(original: original, thumbnails: made)
     }
 

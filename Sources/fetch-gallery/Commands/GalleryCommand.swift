@@ -146,7 +146,7 @@ struct GalleryCommand: AsyncParsableCommand {
         let report = GalleryReport(renderer: progress.renderer(quiet: quiet), aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report])
         let quiet = self.quiet
-        let interrupts = Interrupts {
+        let interrupts = Interrupts { _ in
             if !quiet { StandardError.line("\nStopping: writing the gallery for what is done (Ctrl-C again quits at once).") }
             gallery.requestStop()
         }

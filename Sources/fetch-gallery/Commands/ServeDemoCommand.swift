@@ -33,32 +33,32 @@ struct ServeDemoCommand: AsyncParsableCommand {
         configuration.pageCount = pages
         if let cacheDir { configuration.cacheRoot = URL(fileURLWithPath: cacheDir) }
         // Ignore the default handlers before anything can arrive; the sources below take over.
-        let stop = StopSignals([SIGINT, SIGTERM])
+        let stop = Interrupts()
 
         let server: DemoServer
         do {
             server = try await DemoServer.start(configuration)
         } catch {
-            Console.error("fetch-gallery: \(error)")
+            StandardError.line("fetch-gallery: \(error)")
             throw ExitCode.failure
         }
         if warm {
             let photos = server.catalogue.allPhotos
-            Console.error("Rendering \(photos.count) photos x \(DemoImageSize.allCases.count) sizes into \(server.store.folder.path) ...")
+            StandardError.line("Rendering \(photos.count) photos x \(DemoImageSize.allCases.count) sizes into \(server.store.folder.path) ...")
             let started = Date()
             do {
                 try await server.store.warm(photos)
             } catch {
-                Console.error("fetch-gallery: \(error)")
+                StandardError.line("fetch-gallery: \(error)")
                 await server.stop()
                 throw ExitCode.failure
             }
-            Console.error(String(format: "Rendered in %.1f s.", Date().timeIntervalSince(started)))
+            StandardError.line(String(format: "Rendered in %.1f s.", Date().timeIntervalSince(started)))
         }
         // One line on stdout, the base URL first, so scripts can `read` it.
-        Console.output(server.notice + "; Ctrl-C stops")
+        StandardOutput.line(server.notice + "; Ctrl-C stops")
         let signal = await stop.wait()
-        Console.error("Stopping on signal \(signal).")
+        StandardError.line("Stopping on signal \(signal).")
         await server.stop()
     }
 }

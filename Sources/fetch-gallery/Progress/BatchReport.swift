@@ -42,7 +42,7 @@ final class BatchReport: Sendable {
     func finish() {
         renderer.finish(current())
         for e in state.withLock({ $0.failures }) {
-            writeStderr("error: \(e.url): \(e.reasonText)"
+            StandardError.write("error: \(e.url): \(e.reasonText)"
                 + (e.attempts > 1 ? " (\(e.attempts) attempts)" : "")
                 + (e.curlMessage.map { " [libcurl: \($0)]" } ?? "") + "\n")
         }

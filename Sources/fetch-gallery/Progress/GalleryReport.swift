@@ -67,9 +67,9 @@ final class GalleryReport: GalleryObserver {
     func finish(quiet: Bool) {
         renderer.finish(current())
         let c = counts.withLock { $0 }
-        for line in c.pageFailures { writeStderr("error: \(line)\n") }
-        if !quiet { for line in c.skippedItems { writeStderr("skipped: \(line)\n") } }
-        for f in c.failed { writeStderr("error: photo \"\(Self.oneLine(f.name))\" (\(f.url)): \(f.reason)\n") }
+        for line in c.pageFailures { StandardError.write("error: \(line)\n") }
+        if !quiet { for line in c.skippedItems { StandardError.write("skipped: \(line)\n") } }
+        for f in c.failed { StandardError.write("error: photo \"\(Self.oneLine(f.name))\" (\(f.url)): \(f.reason)\n") }
     }
 
     /// Server text on one line, without control characters that could rewrite the terminal.

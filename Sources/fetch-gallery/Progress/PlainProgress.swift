@@ -15,10 +15,10 @@ final class PlainProgress: ProgressRenderer {
             last = now
             return true
         }
-        if due { writeStderr("progress: " + Format.summary(state) + "\n") }
+        if due { StandardError.write("progress: " + Format.summary(state) + "\n") }
     }
 
     func finish(_ state: ProgressState) {
-        writeStderr("done: " + Format.summary(state) + " in " + Format.duration(state.elapsed) + "\n")
+        StandardError.write("done: " + Format.summary(state) + " in " + Format.duration(state.elapsed) + "\n")
     }
 }

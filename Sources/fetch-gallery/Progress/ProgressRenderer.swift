@@ -95,7 +95,3 @@ enum Format {
     }
 }
 
-/// Writes to stderr without buffering surprises (progress must appear as it happens).
-func writeStderr(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
-}

@@ -16,10 +16,10 @@ final class TerminalProgress: ProgressRenderer {
         // \r + "erase line" redraws in place; the width is capped so the line never wraps.
         var line = Format.summary(state)
         if line.count > 100 { line = String(line.prefix(100)) }
-        writeStderr("\r\u{1B}[2K" + line)
+        StandardError.write("\r\u{1B}[2K" + line)
     }
 
     func finish(_ state: ProgressState) {
-        writeStderr("\r\u{1B}[2K")
+        StandardError.write("\r\u{1B}[2K")
     }
 }

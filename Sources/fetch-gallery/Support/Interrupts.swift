@@ -3,24 +3,38 @@ import Dispatch
 import Glibc
 #endif
 
-/// Two-stage Ctrl-C: the first SIGINT (or SIGTERM) calls `onFirst` so the run can stop starting
-/// work and write what it has; a second one exits at once with status 130.
+/// Two-stage Ctrl-C for every command: the first SIGINT or SIGTERM calls `onFirst` and wakes `wait()`,
+/// so a command can stop cleanly; a second one exits at once with status 130. The default actions are
+/// ignored from construction on, so create it before anything that may take long.
 final class Interrupts: @unchecked Sendable {
-    // Touched only on the serial queue below; the sources just need to stay alive.
+    // Everything below is touched only on `queue`; the sources just need to stay alive.
     private var sources: [any DispatchSourceSignal] = []
-    private var count = 0
+    private var received: Int32?
+    private var waiters: [CheckedContinuation<Int32, Never>] = []
     private let queue = DispatchQueue(label: "fetch-gallery.signals")
 
-    init(onFirst: @escaping @Sendable () -> Void) {
+    init(onFirst: (@Sendable (Int32) -> Void)? = nil) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [unowned self] in
-                count += 1
-                if count == 1 { onFirst() } else { _exit(130) }
+                guard received == nil else { _exit(130) }
+                received = number
+                onFirst?(number)
+                for waiter in waiters { waiter.resume(returning: number) }
+                waiters.removeAll()
             }
             source.resume()
             sources.append(source)
+        }
+    }
+
+    /// The first signal (waits until one arrives).
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                if let received { continuation.resume(returning: received) } else { waiters.append(continuation) }
+            }
         }
     }
 

@@ -20,10 +20,27 @@ enum System {
 @_silgen_name("mallopt")
 private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 
-/// Error lines go to stderr unbuffered, one write per line so parallel workers never interleave.
+/// Stderr unbuffered (progress must appear as it happens), one write(2) per call so lines from
+/// parallel workers never interleave.
 enum StandardError {
-    static func line(_ text: String) {
-        var bytes = Array((text + "\n").utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    static func write(_ text: String) { writeAll(2, text) }
+    static func line(_ text: String) { writeAll(2, text + "\n") }
+}
+
+/// Stdout lines for scripts to read (serve-demo's base URL).
+enum StandardOutput {
+    static func line(_ text: String) { writeAll(1, text + "\n") }
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    bytes.withUnsafeMutableBytes { raw in
+        var done = 0
+        while done < raw.count {
+            let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            done += n
+        }
     }
 }
