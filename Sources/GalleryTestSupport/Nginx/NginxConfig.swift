@@ -6,12 +6,23 @@ struct NginxConfig {
     var root: String
     var directory: String
     var extraServerDirectives: String
+    /// Certificate and key (PEM) to serve https with HTTP/2 instead of plain http/1.1.
+    var tls: (certificate: String, key: String)? = nil
 
     /// Access-log fields, tab-separated, parsed by `NginxServer.LogEntry`.
     static let logFields = [
         "$msec", "$request_method", "$uri", "$args", "$status", "$body_bytes_sent", "$bytes_sent",
-        "$http_range", "$http_if_range", "$connection", "$connection_requests",
+        "$http_range", "$http_if_range", "$connection", "$connection_requests", "$server_protocol",
     ]
+
+    private var listen: String {
+        guard let tls else { return "listen 127.0.0.1:\(port);" }
+        return """
+        listen 127.0.0.1:\(port) ssl http2;
+                ssl_certificate "\(tls.certificate)";
+                ssl_certificate_key "\(tls.key)";
+        """
+    }
 
     var text: String {
         """
@@ -45,7 +56,7 @@ struct NginxConfig {
             etag on;
             server_tokens off;
             server {
-                listen 127.0.0.1:\(port);
+                \(listen)
                 server_name localhost;
                 root "\(root)";
                 location / { }

@@ -22,6 +22,8 @@ extension NginxServer {
         public let connection: Int
         /// How many requests this connection had carried, this one included.
         public let connectionRequests: Int
+        /// `$server_protocol`: "HTTP/1.1", "HTTP/2.0", ...
+        public let serverProtocol: String
 
         /// Parses one tab-separated line in `NginxConfig.logFields` order; nil if malformed.
         init?(line: String) {
@@ -44,6 +46,7 @@ extension NginxServer {
             ifRange = optional(fields[8])
             self.connection = connection
             connectionRequests = requests
+            serverProtocol = fields[11]
         }
 
         /// nginx writes `"`, `\` and non-printable bytes in logged variables as `\xNN`.

@@ -27,20 +27,25 @@ public final class NginxServer: Sendable {
     public let root: String
     /// The private folder holding nginx.conf, access.log and error.log.
     public let directory: TempDirectory
+    /// The self-signed certificate (PEM) of a TLS server, to trust as its CA; nil for plain http.
+    public let certificatePath: String?
     private let process: ProcessRunner
 
     /// Starts nginx serving `root` on a free port and waits (up to 10 s) until it accepts
     /// connections. `extraServerDirectives` is pasted into the `server` block, e.g.
     /// `"location /slow/ { limit_rate 10k; }"`. Throws `.nginxMissing` when `binary` is absent
-    /// and `.nginxDidNotStart` (with nginx's error log) when it will not run.
-    public init(root: String, extraServerDirectives: String = "", binary: String = NginxServer.binary)
-        throws(TestSupportError)
+    /// and `.nginxDidNotStart` (with nginx's error log) when it will not run. With `tls`, it serves
+    /// https with HTTP/2 (ALPN) under a fresh self-signed certificate for 127.0.0.1 (`certificatePath`).
+    public init(root: String, extraServerDirectives: String = "", tls: Bool = false,
+                binary: String = NginxServer.binary) throws(TestSupportError)
     {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw .nginxMissing(path: binary)
         }
         self.root = root
         directory = try TempDirectory(prefix: "nginx")
+        let keys = tls ? try Self.makeCertificate(in: directory) : nil
+        certificatePath = keys?.certificate
         var lastFailure = TestSupportError.nginxDidNotStart(port: 0, reason: "not tried", log: "")
         // The port is found by binding port 0 and closing; another process may grab it before
         // nginx binds, so a start that failed on "Address already in use" is retried on a new port.
@@ -48,7 +53,7 @@ public final class NginxServer: Sendable {
             let port = try Socket.freeLoopbackPort()
             do {
                 process = try Self.launch(binary: binary, port: port, root: root, directory: directory,
-                                          extra: extraServerDirectives)
+                                          extra: extraServerDirectives, tls: keys)
                 self.port = Int(port)
                 return
             } catch {
@@ -63,8 +68,8 @@ public final class NginxServer: Sendable {
 
     deinit { stop() }
 
-    /// `http://127.0.0.1:PORT`, no trailing slash.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT` (`https://` with TLS), no trailing slash.
+    public var baseURL: String { "\(certificatePath == nil ? "http" : "https")://127.0.0.1:\(port)" }
 
     /// `baseURL` + `path` (which should start with `/`).
     public func url(_ path: String) -> String { baseURL + path }
@@ -108,9 +113,27 @@ public final class NginxServer: Sendable {
         _ = process.wait(timeout: 5)
     }
 
+    /// A self-signed EC certificate for the IP address 127.0.0.1, made with the openssl command.
+    private static func makeCertificate(in directory: TempDirectory) throws(TestSupportError)
+        -> (certificate: String, key: String)
+    {
+        let certificate = directory.file("cert.pem"), key = directory.file("key.pem")
+        let arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                         "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                         "-keyout", key, "-out", certificate]
+        let result = try ProcessRunner("/usr/bin/openssl", arguments).wait(timeout: 30)
+        guard result.status == 0 else {
+            throw .nginxDidNotStart(port: 0, reason: "openssl could not make a certificate: \(result.stderrText)", log: "")
+        }
+        return (certificate, key)
+    }
+
     private static func launch(binary: String, port: UInt16, root: String, directory: TempDirectory,
-                               extra: String) throws(TestSupportError) -> ProcessRunner {
-        let config = NginxConfig(port: port, root: root, directory: directory.path, extraServerDirectives: extra)
+                               extra: String, tls: (certificate: String, key: String)?) throws(TestSupportError)
+        -> ProcessRunner
+    {
+        let config = NginxConfig(port: port, root: root, directory: directory.path, extraServerDirectives: extra,
+                                 tls: tls)
         let configPath = directory.file("nginx.conf")
         do {
             try config.text.write(toFile: configPath, atomically: true, encoding: .utf8)

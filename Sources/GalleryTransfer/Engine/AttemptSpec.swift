@@ -16,6 +16,8 @@ struct AttemptSpec: Sendable {
     var maxRedirects: Int
     /// Check the first body bytes for an image signature before handing them on.
     var sniffImage: Bool = false
+    /// A PEM file of CA certificates to trust instead of the system's, for https.
+    var caCertificatesPath: String?
 }
 
 /// What the sink says when the final 2xx header block is complete.

@@ -59,6 +59,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: spec.maxBodyBytes)
         try easy.set(CURLOPT_BUFFERSIZE, 128 * 1024)
+        // Over https with HTTP/2, a transfer waits for the host's first connection to learn whether it
+        // can multiplex on it, rather than opening a connection of its own per transfer.
+        try easy.set(CURLOPT_PIPEWAIT, 1)
+        if let ca = spec.caCertificatesPath { try easy.set(CURLOPT_CAINFO, ca) }
         try easy.setHeaders(spec.headers)
         switch spec.method {
         case .get: break

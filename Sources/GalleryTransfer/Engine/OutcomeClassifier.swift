@@ -30,6 +30,9 @@ enum OutcomeClassifier {
             return .truncatedBody(received: o.bodyBytes, expected: o.head?.contentLength)
         case CURLE_FILESIZE_EXCEEDED:
             return .bodyTooLarge(limit: 0, declared: o.head?.contentLength)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return .tlsVerificationFailed
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
         default:

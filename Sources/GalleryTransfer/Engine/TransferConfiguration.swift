@@ -26,6 +26,9 @@ public struct TransferConfiguration: Sendable {
     public var defaultHeaders: HTTPHeaders = ["Accept": "*/*"]
     /// Sent as User-Agent; honest by default.
     public var userAgent = CurlRuntime.userAgent
+    /// A PEM file of CA certificates to trust for https instead of the system's store (a private CA, a
+    /// test server's self-signed certificate). Certificates and host names are always verified.
+    public var caCertificatesPath: String?
     /// Receivers of progress and completion events.
     public var observers: [any TransferObserver] = []
 

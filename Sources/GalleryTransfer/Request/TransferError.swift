@@ -21,6 +21,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case truncatedBody(received: Int64, expected: Int64?)
         /// The server's answer is not usable HTTP (garbage, HTTP/0.9, conflicting lengths, endless headers).
         case invalidResponse(String)
+        /// The server's TLS certificate could not be verified (untrusted, expired, wrong host) or the CA file
+        /// is unusable. Not retried: another attempt meets the same certificate.
+        case tlsVerificationFailed
         /// Some other network or protocol failure reported by libcurl.
         case network(code: Int)
         /// A final HTTP status outside what the caller accepts (after retries for retryable ones).
@@ -89,6 +92,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .truncatedBody(let r, let e):
             return "body cut short: \(r) bytes" + (e.map { " of \($0)" } ?? "")
         case .invalidResponse(let why): return "invalid response: \(why)"
+        case .tlsVerificationFailed: return "TLS certificate not verified"
         case .network(let code): return "network error (curl code \(code))"
         case .httpStatus(let s): return "HTTP \(s)"
         case .unacceptableContentType(let t): return "unacceptable content type \(t ?? "(none)")"

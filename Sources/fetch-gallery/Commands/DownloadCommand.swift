@@ -20,12 +20,18 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(help: "Print errors only.") var quiet = false
     @Flag(name: .customLong("expect-images"), help: "Reject bodies that are not JPEG/PNG/GIF/WebP.") var expectImages = false
     @Flag(help: "fsync every file before publishing it.") var durable = false
+    @Option(name: .customLong("ca-certificates"),
+            help: ArgumentHelp("PEM file of CA certificates to trust for https instead of the system's.", valueName: "file"))
+    var caCertificates: String?
     @Option(help: "Seconds one file may take across all its attempts.") var deadline: Double = 300
     @Option(name: .customLong("max-attempts"), help: "Attempts per file, including the first.") var maxAttempts = 5
 
     func validate() throws {
         guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
         guard maxAttempts >= 1, deadline > 0 else { throw ValidationError("--max-attempts and --deadline must be positive") }
+        if let caCertificates, !FileManager.default.isReadableFile(atPath: caCertificates) {
+            throw ValidationError("cannot read the CA certificates file \(caCertificates)")
+        }
     }
 
     func run() async throws {
@@ -45,6 +51,7 @@ struct DownloadCommand: AsyncParsableCommand {
         config.maxConcurrentTransfers = jobs
         config.maxConcurrentPerHost = perHost
         config.durable = durable
+        config.caCertificatesPath = caCertificates
         config.deadline = deadline
         config.retry.maxAttempts = maxAttempts
         config.observers = [aggregate]

@@ -81,6 +81,10 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "fsync every file before publishing it.")
     var durable = false
 
+    @Option(name: .customLong("ca-certificates"),
+            help: ArgumentHelp("PEM file of CA certificates to trust for https instead of the system's.", valueName: "file"))
+    var caCertificates: String?
+
     func thumbnailSizes() throws -> [Int] {
         guard let sizes else { return [size] }
         let parsed = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -101,6 +105,9 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--size, --jobs, --per-host, --workers, --max-pixels and --deadline must be positive")
         }
         _ = try thumbnailSizes()
+        if let caCertificates, !FileManager.default.isReadableFile(atPath: caCertificates) {
+            throw ValidationError("cannot read the CA certificates file \(caCertificates)")
+        }
     }
 
     func run() async throws {
@@ -141,6 +148,7 @@ struct GalleryCommand: AsyncParsableCommand {
         transfer.maxConcurrentPerHost = perHost
         transfer.deadline = deadline
         transfer.durable = durable
+        transfer.caCertificatesPath = caCertificates
         transfer.observers = [aggregate]
         let engine = TransferEngine(configuration: transfer)
         let report = GalleryReport(renderer: progress.renderer(quiet: quiet), aggregate: aggregate, pageLimit: pages)
