@@ -22,10 +22,11 @@ public enum ImageDecoder {
         return try result.get()
     }
 
-    /// Reads the whole file and decodes it; errors name `path`.
+    /// Maps the file and decodes it; errors name `path`.
     public static func decode(fileAt path: String,
                               options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> DecodedImage {
-        try decode(FileBytes.read(path), name: path, options: options)
+        let file = try MappedFile(path: path)
+        return try file.withUnsafeBytes { (bytes) throws(DecodeError) in try decode(bytes, name: path, options: options) }
     }
 
     /// Reads a whole file, for callers that need the bytes too (hashing, then decoding); errors name `path`.
@@ -38,20 +39,25 @@ public enum ImageDecoder {
     public static func probe(_ data: [UInt8], name: String,
                              options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> ImageInfo {
         let result = data.withUnsafeBytes { bytes in
-            Result { () throws(DecodeError) -> ImageInfo in
-                switch try decodableFormat(bytes, name: name) {
-                case .jpeg: try JPEGDecoder.probe(bytes, name: name, options: options)
-                default: try PNGDecoder.probe(bytes, name: name, options: options)
-                }
-            }
+            Result { () throws(DecodeError) -> ImageInfo in try probe(bytes, name: name, options: options) }
         }
         return try result.get()
+    }
+
+    /// The header facts of bytes held elsewhere (a ``MappedFile``); `name` only labels errors.
+    public static func probe(_ bytes: UnsafeRawBufferPointer, name: String,
+                             options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> ImageInfo {
+        switch try decodableFormat(bytes, name: name) {
+        case .jpeg: try JPEGDecoder.probe(bytes, name: name, options: options)
+        default: try PNGDecoder.probe(bytes, name: name, options: options)
+        }
     }
 
     /// Reads the file's header facts; errors name `path`.
     public static func probe(fileAt path: String,
                              options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> ImageInfo {
-        try probe(FileBytes.read(path), name: path, options: options)
+        let file = try MappedFile(path: path)
+        return try file.withUnsafeBytes { (bytes) throws(DecodeError) in try probe(bytes, name: path, options: options) }
     }
 
     private static func decodableFormat(_ bytes: UnsafeRawBufferPointer, name: String) throws(DecodeError) -> ImageFormat {

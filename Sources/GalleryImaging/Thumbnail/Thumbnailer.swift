@@ -56,11 +56,11 @@ public struct Thumbnailer: Sendable {
         try encode(try render(bytes, name: name), name: name)
     }
 
-    /// Reads the file at `path` and makes its thumbnail; errors name `path`.
+    /// Maps the file at `path` and makes its thumbnail; errors name `path`.
     public func thumbnail(fileAt path: String) throws(ImagingError) -> EncodedImage {
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path) } catch { throw .decode(error) }
-        return try thumbnail(bytes, name: path)
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch { throw .decode(error) }
+        return try file.withUnsafeBytes { (bytes) throws(ImagingError) in try thumbnail(bytes, name: path) }
     }
 
     /// Decode, scale, orient and encode in one call.

@@ -21,10 +21,13 @@ struct ThumbnailWork: Sendable {
     }
 
     func run() throws(PipelineError) -> Output {
-        let bytes: [UInt8]
-        do { bytes = try ImageDecoder.readFile(atPath: folder + "/" + originalPath) } catch {
-            throw .imaging(.decode(error))
-        }
+        let file: MappedFile
+        do { file = try MappedFile(path: folder + "/" + originalPath) } catch { throw .imaging(.decode(error)) }
+        return try file.withUnsafeBytes { (bytes) throws(PipelineError) in try run(bytes) }
+    }
+
+    /// The work on the original's bytes (mapped, not copied: see ``MappedFile``).
+    private func run(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> Output {
         let sha = knownSHA256 ?? SHA256.hex(bytes)
         let path = try fixExtension(bytes)
         var decoded: DecodedImage?
@@ -70,7 +73,7 @@ struct ThumbnailWork: Sendable {
     }
 
     /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`.
-    private func fixExtension(_ bytes: [UInt8]) throws(PipelineError) -> String {
+    private func fixExtension(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> String {
         guard let format = ImageFormat.sniff(bytes), format == .jpeg || format == .png else { return originalPath }
         let wanted = format == .png ? "png" : "jpg"
         let current = (originalPath as NSString).pathExtension.lowercased()
