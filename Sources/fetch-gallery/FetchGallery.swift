@@ -24,6 +24,8 @@ struct FetchGallery: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            // Before run() hops to the cooperative pool: its threads' first mallocs would each make an arena.
+            if command is GalleryCommand { System.shareOneMallocArena() }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -111,7 +111,6 @@ struct GalleryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        System.returnLargeBuffersToTheKernel()
         var demo: DemoServer?
         let source: GalleryJob.Source
         if let urls {

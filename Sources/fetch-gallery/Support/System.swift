@@ -6,13 +6,16 @@ enum System {
     /// Cores this process may run on.
     static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    /// For long runs over many photos. Pixel buffers are megabytes and of every size; glibc's default
-    /// (a dynamic mmap threshold that climbs to 32 MB) serves them from the heap, whose fragments it
-    /// keeps, so peak memory crept up with the number of photos (~200 MB at 1,000). Above 1 MiB,
-    /// mmap them: freed buffers go straight back to the kernel (measured: 158 MB at 1,000 photos, at
-    /// about 6% of the run's time). Not for `thumbnail`, where the page faults cost ~30%.
-    static func returnLargeBuffersToTheKernel() {
-        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 1 << 20)
+    /// For long runs over many photos. Pixel buffers are megabytes and of every size; with glibc's
+    /// default of up to 8 malloc arenas per core, each thread's arena keeps its own fragments, so peak
+    /// memory crept up with the number of photos (~200 MB at 1,000). One arena shares the fragments
+    /// (measured at 1,000 photos: 166-183 MB). The earlier fix, an mmap threshold of 1 MiB, kept memory
+    /// as low but paid a page fault per 4 KB of every pixel buffer: about twice the system time (8 s
+    /// instead of 3-4 s over the run), time the decoders could use. Lock contention on the one arena is
+    /// not measurable with two decode workers. Call it before any other thread has allocated: a thread
+    /// that already has an arena keeps it.
+    static func shareOneMallocArena() {
+        _ = glibcMallopt(-8 /* M_ARENA_MAX */, 1)
     }
 }
 
