@@ -94,6 +94,14 @@ final class MultiLoop: Sendable {
                     active[t.easy.raw] = t
                 }
             }
+            // A cancelled task's transfer ends now, not at libcurl's next progress callback (which an idle,
+            // stalled transfer gets only about once a second).
+            for (raw, t) in active where t.cancelled.load(ordering: .relaxed) {
+                curl_multi_remove_handle(multi, raw)
+                active.removeValue(forKey: raw)
+                detach(t)
+                t.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .cancelled)
+            }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             var queued: Int32 = 0
