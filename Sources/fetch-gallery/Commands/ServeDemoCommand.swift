@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GalleryDemo
+import Synchronization
 
 /// `fetch-gallery serve-demo`: runs the built-in demo catalogue server alone, so other tools
 /// (curl, aria2c, benchmark scripts) can be pointed at it. Runs until SIGINT or SIGTERM.
@@ -32,8 +33,16 @@ struct ServeDemoCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.pageCount = pages
         if let cacheDir { configuration.cacheRoot = URL(fileURLWithPath: cacheDir) }
-        // Ignore the default handlers before anything can arrive; the sources below take over.
-        let stop = Interrupts()
+        // Ignore the default handlers before anything can arrive; the sources below take over. While
+        // rendering (--warm) a stop cannot wait for the renders, which take minutes: quit at once. Each
+        // image is published by a rename when complete, so what is cached stays valid; an unfinished
+        // render leaves only a temporary file, removed by a later start.
+        let warming = WarmingFlag()
+        let stop = Interrupts { signal in
+            guard warming.isOn else { return }
+            StandardError.line("Stopping on signal \(signal) while rendering; the images finished so far stay cached.")
+            _exit(130)
+        }
 
         let server: DemoServer
         do {
@@ -46,6 +55,8 @@ struct ServeDemoCommand: AsyncParsableCommand {
             let photos = server.catalogue.allPhotos
             StandardError.line("Rendering \(photos.count) photos x \(DemoImageSize.allCases.count) sizes into \(server.store.folder.path) ...")
             let started = Date()
+            warming.set(true)
+            defer { warming.set(false) }
             do {
                 try await server.store.warm(photos)
             } catch {
@@ -61,4 +72,11 @@ struct ServeDemoCommand: AsyncParsableCommand {
         StandardError.line("Stopping on signal \(signal).")
         await server.stop()
     }
+}
+
+/// Whether `serve-demo --warm` is still rendering, read by the signal handler.
+private final class WarmingFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isOn: Bool { value.load(ordering: .relaxed) }
+    func set(_ on: Bool) { value.store(on, ordering: .relaxed) }
 }

@@ -56,3 +56,31 @@ struct ServeDemoCommandTests {
         #expect(result?.stderrText.contains("--port") == true)
     }
 }
+
+extension ServeDemoCommandTests {
+    /// Rendering a fresh cache takes minutes; SIGTERM during it ends the process at once (130), and what
+    /// was already rendered stays in the cache as complete files.
+    @Test func sigtermWhileWarmingQuitsPromptly() async throws {
+        let binary = try #require(Self.binary)
+        let cache = try TempDirectory(prefix: "serve-demo-warm")
+        defer { cache.remove() }
+        let runner = try ProcessRunner(binary, ["serve-demo", "--warm", "--pages", "20", "--cache-dir", cache.path])
+        var rendering = false
+        for _ in 0..<300 where !rendering {
+            try await Task.sleep(for: .milliseconds(100))
+            rendering = runner.stderrText.contains("Rendering")
+        }
+        #expect(rendering, "stderr: \(runner.stderrText)")
+        try await Task.sleep(for: .milliseconds(1500))
+        let sent = Date()
+        runner.send(SIGTERM)
+        let result = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: runner.wait(timeout: 20)) }
+        }
+        #expect(!result.timedOut)
+        #expect(Date().timeIntervalSince(sent) < 5)
+        #expect(result.exitCode == 130, "stderr: \(result.stderrText)")
+        #expect(result.stdoutText.isEmpty, "it never got to serving")
+        #expect(result.stderrText.contains("while rendering"))
+    }
+}
