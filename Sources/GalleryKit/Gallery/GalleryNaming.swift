@@ -23,6 +23,9 @@ public enum GalleryNaming {
     public static let manifestPath = "gallery.json"
     public static let journalPath = ".fetch-gallery/journal.jsonl"
 
+    /// The folder of the per-photo pages.
+    public static let pagesFolder = "pages"
+
     /// Bytes kept free in an original's name for the suffixes the download engine adds while the
     /// file is partial (`NAME.part`, `NAME.part.meta`): without them a 255-byte name cannot be downloaded.
     public static let partialSuffixRoom = ".part.meta".utf8.count
@@ -49,7 +52,7 @@ public enum GalleryNaming {
 
     /// Path of the page showing one photo.
     public static func photoPagePath(id: Int, name: String) -> String {
-        "pages/" + fileName(id: id, name: name, extension: "html")
+        pagesFolder + "/" + fileName(id: id, name: name, extension: "html")
     }
 
     /// A lower-case ASCII slug of `name`: accents folded (`é` → `e`, `ß` → `ss`), every run

@@ -142,3 +142,40 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/gallery.json")) == data)
     }
 }
+
+extension GalleryWriterTests {
+    /// A photo renamed on the server gets a new page name; the old page goes, files not ours stay.
+    @Test func aRenamedPhotosOldPageIsRemoved() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        func state(named name: String) -> GalleryState {
+            var s = GalleryState()
+            s.apply(.seen(PhotoMetadata(id: 7, name: name)))
+            s.apply(.original(id: 7, file: OriginalFile(path: GalleryNaming.originalPath(id: 7, name: "x", extension: "jpg"),
+                                                       sha256: String(repeating: "0", count: 64), bytes: 10, width: 4, height: 3)))
+            s.apply(.thumbnail(id: 7, file: ThumbnailFile(size: 256, path: GalleryNaming.thumbnailPath(id: 7, name: "x", size: 256))))
+            s.apply(.seen(PhotoMetadata(id: 8, name: "other")))
+            return s
+        }
+        let writer = GalleryWriter(folder: folder.path, source: "test")
+        try writer.write(state(named: "Old name"))
+        let old = GalleryNaming.photoPagePath(id: 7, name: "Old name")
+        #expect(folder.files().contains(old))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: folder.path + "/pages/notes.html"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: folder.path + "/pages/7.txt"))
+
+        try writer.write(state(named: "New name"))
+        let pages = folder.files().filter { $0.hasPrefix("pages/") }.sorted()
+        #expect(pages == ["pages/7-new-name.html", "pages/7.txt", "pages/notes.html"].sorted(), "\(pages)")
+        #expect(!folder.files().contains(old))
+    }
+
+    @Test func onlyOurPageNamesAreRecognised() {
+        #expect(GalleryWriter.isPageName("7-new-name.html"))
+        #expect(GalleryWriter.isPageName("n12-x.html"))
+        #expect(!GalleryWriter.isPageName("notes.html"))
+        #expect(!GalleryWriter.isPageName("7.html"))
+        #expect(!GalleryWriter.isPageName("7-x.htm"))
+        #expect(!GalleryWriter.isPageName("-x.html"))
+    }
+}
