@@ -24,7 +24,8 @@ extension GalleryRun {
             // Originals are only ever published by a rename after verification: one that exists is complete.
             if Self.fileSize(destination) == nil {
                 do {
-                    let result = try await engine.download(DownloadRequest(url: url, destination: destination, expectImage: true))
+                    let result = try await engine.download(DownloadRequest(url: url, destination: destination, expectImage: true,
+                                                                               addressPolicy: imageAddressPolicy))
                     downloaded = result.bytes - result.resumedFrom
                     count { $0.bytesDownloaded += downloaded }
                 } catch {

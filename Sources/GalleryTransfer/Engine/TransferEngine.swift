@@ -45,7 +45,7 @@ public final class TransferEngine: Sendable {
             connectTimeoutMilliseconds: Int(min(configuration.connectTimeout, remaining) * 1000),
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedSeconds: configuration.lowSpeedWindow,
             maxBodyBytes: configuration.maxBodyBytes, maxRedirects: configuration.maxRedirects,
-            sniffImage: sniffImage)
+            sniffImage: sniffImage, addressPolicy: request.addressPolicy)
     }
 
     /// Runs one attempt on the multi loop. Task cancellation aborts it from libcurl's progress callback.

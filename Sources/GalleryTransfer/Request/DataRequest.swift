@@ -11,7 +11,7 @@ import Foundation
 /// ```
 public struct DataRequest: Sendable {
     let engine: TransferEngine
-    let built: Result<HTTPRequest, TransferError>
+    var built: Result<HTTPRequest, TransferError>
     var statusRanges: [Range<Int>] = []
     var contentTypes: [String] = []
     var expectImage = false
@@ -33,6 +33,17 @@ public struct DataRequest: Sendable {
     /// Accepts 2xx statuses only (the common case, as Alamofire's `validate()`).
     public func validate() -> DataRequest {
         validate(statusCode: 200..<300)
+    }
+
+    /// Limits which addresses the request and its redirects may connect to (see `AddressPolicy`).
+    public func addressPolicy(_ policy: AddressPolicy) -> DataRequest {
+        var copy = self
+        copy.built = built.map { request in
+            var request = request
+            request.addressPolicy = policy
+            return request
+        }
+        return copy
     }
 
     /// Requires the body to start with a JPEG, PNG, GIF or WebP signature, whatever Content-Type says.

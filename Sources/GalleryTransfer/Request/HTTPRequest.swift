@@ -4,12 +4,16 @@ public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: HTTPHeaders
     public var body: [UInt8]?
+    /// Which addresses this request (and its redirects) may connect to.
+    public var addressPolicy: AddressPolicy
 
-    public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil) {
+    public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
+                addressPolicy: AddressPolicy = .unrestricted) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.addressPolicy = addressPolicy
     }
 
     /// Checks the URL parses and uses http or https, before anything is sent.

@@ -22,6 +22,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(help: "fsync every file before publishing it.") var durable = false
     @Option(help: "Seconds one file may take across all its attempts.") var deadline: Double = 300
     @Option(name: .customLong("max-attempts"), help: "Attempts per file, including the first.") var maxAttempts = 5
+    @Flag(name: .customLong("allow-private-addresses"),
+          help: "Let redirects lead anywhere (by default not to a more private address than the listed URL's host).")
+    var allowPrivateAddresses = false
 
     func validate() throws {
         guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
@@ -36,9 +39,15 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError("cannot create \(out): \(error.localizedDescription)")
         }
         var namer = DestinationNamer()
+        // The listed URLs were named by the user, so their own hosts may be anything; a redirect may not
+        // lead to a more private address than the host it came from.
+        let policy = allowPrivateAddresses ? AddressPolicy.unrestricted : AddressPolicy(
+            .atMostAsPrivateAsOrigin,
+            explanation: "a redirect may not lead to a more private address than the listed URL's host; "
+                + "--allow-private-addresses lifts this")
         let requests = URLList.parse(text).map { url in
             DownloadRequest(url: url, destination: (out as NSString).appendingPathComponent(namer.name(for: url)),
-                            expectImage: expectImages)
+                            expectImage: expectImages, addressPolicy: policy)
         }
         let aggregate = AggregateProgress()
         var config = TransferConfiguration()

@@ -81,6 +81,14 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "fsync every file before publishing it.")
     var durable = false
 
+    @Flag(name: .customLong("allow-private-addresses"),
+          help: ArgumentHelp("""
+              Fetch image URLs from any address. By default an image listed by the API is fetched only from an \
+              address no more private than the API host's (a public API cannot reach loopback, private or \
+              link-local addresses), and a --urls entry may not redirect to a more private address than its host's.
+              """))
+    var allowPrivateAddresses = false
+
     func thumbnailSizes() throws -> [Int] {
         guard let sizes else { return [size] }
         let parsed = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -134,6 +142,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.comments = comments
         job.workers = workers
         job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
+        job.allowPrivateAddresses = allowPrivateAddresses
 
         let aggregate = AggregateProgress()
         var transfer = TransferConfiguration()

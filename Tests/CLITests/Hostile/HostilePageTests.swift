@@ -1,0 +1,68 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// Listing pages that are broken: the exit status tells an unreadable source (3) from a partly read one (1).
+@Suite struct HostilePageTests {
+    static func json(_ text: String) -> FaultServer.Response {
+        .status(200, headers: ["Content-Type": "application/json"], text: text)
+    }
+
+    @Test func truncatedFirstPageExitsThree() throws {
+        let api = try HostileAPI()
+        let small = HostileAPI.small
+        api.photo(1, expect: .absent) { _, _ in .file(small, contentType: "image/jpeg") }
+        // Cut mid-item: valid HTTP, invalid JSON, on every attempt.
+        api.page(1, answers: Self.json("{\"current_page\":1,\"total_pages\":3,\"photos\":[{\"id\":1,\"name\":\"Ph"))
+        let run = try HostileRun.run(api, pages: 3)
+        try run.verify(api, exitStatus: 3)
+        #expect(run.result.stderrText.contains("source could not be read"), "\(run.result.stderrText)")
+        #expect(run.result.stderrText.contains("not JSON"), "\(run.result.stderrText)")
+        // Asked again a few times (a proxy's error page may pass), then given up; page 2 never asked.
+        let asked = api.server.requests(path: "/photos").map { $0.query ?? "" }
+        #expect(asked.allSatisfy { $0.contains("page=1") } && (1...3).contains(asked.count), "\(asked)")
+        #expect(run.manifest.isEmpty)
+    }
+
+    @Test func firstPageWithWrongTypedListExitsThree() throws {
+        let api = try HostileAPI()
+        api.page(1, answers: Self.json("{\"current_page\":1,\"photos\":{\"0\":{\"id\":1}}}"))
+        let run = try HostileRun.run(api, pages: 2)
+        try run.verify(api, exitStatus: 3)
+        #expect(run.result.stderrText.contains("malformed") || run.result.stderrText.contains("no \"photos\""),
+                "\(run.result.stderrText)")
+    }
+
+    @Test func firstPageCutOnTheWireExitsThree() throws {
+        let api = try HostileAPI()
+        let body = Array("{\"current_page\":1,\"total_pages\":1,\"photos\":[]}".utf8)
+        api.page(1, answers: FaultServer.Response.status(200, headers: ["Content-Type": "application/json"], body: body)
+            .declaringContentLength(body.count * 4))
+        let run = try HostileRun.run(api, pages: 1)
+        try run.verify(api, exitStatus: 3)
+        #expect(run.result.stderrText.contains("body cut short"), "\(run.result.stderrText)")
+    }
+
+    /// Page 1 fine, page 2 truncated JSON, page 3 wrong-typed, page 4 an HTML error page, page 5 fine:
+    /// the readable pages' photos are all there, the run says some of the source failed (exit 1).
+    @Test func brokenLaterPagesExitOneAndKeepTheRest() throws {
+        let api = try HostileAPI()
+        for (id, page) in [(1, 1), (2, 1), (5, 5), (6, 5)] {
+            let bytes = HostileAPI.portrait(id)
+            api.photo(id, page: page, expect: .ok(bytes)) { _, _ in .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg") }
+        }
+        api.photo(3, page: 2, expect: .absent)
+        api.photo(4, page: 3, expect: .absent)
+        api.page(2, answers: Self.json("{\"current_page\":2,\"total_pages\":5,\"photos\":[{\"id\":3,\"name\":"))
+        api.page(3, answers: Self.json("{\"current_page\":3,\"total_pages\":5,\"photos\":\"soon\"}"))
+        api.page(4, answers: .html("<html><body>502 Bad Gateway</body></html>", contentType: "text/html"))
+        api.totalPages = 5
+        let run = try HostileRun.run(api, pages: 5)
+        try run.verify(api, exitStatus: 1)
+        let failedPages = run.events.filter { $0["event"] as? String == "page_failed" }.compactMap { $0["page"] as? Int }
+        #expect(failedPages.sorted() == [2, 3, 4], "\(run.result.stdoutText)")
+        for page in [2, 3, 4] {
+            #expect(run.result.stderrText.contains("error: page \(page):"), "\(run.result.stderrText)")
+        }
+    }
+}
