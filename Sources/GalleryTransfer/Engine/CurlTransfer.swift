@@ -26,11 +26,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastProgressNanos: UInt64 = 0
     private var speedWindow = SpeedWindow()
     private var headerBytes = 0
-    /// Header blocks completed so far (redirects and 1xx included): before the first, every connection
-    /// goes to the URL's own host.
-    private var headBlocks = 0
-    /// The class of the address the first response came from, for `AddressPolicy.atMostAsPrivateAsOrigin`.
-    private var originClass: AddressClass?
+    /// Requests about to be sent so far (redirects included): before the first, every connection goes to
+    /// the URL's own host.
+    var requestsSent = 0
+    /// The class of the address the first request went to, for `AddressPolicy.atMostAsPrivateAsOrigin`.
+    var originClass: AddressClass?
     /// Across all header blocks of the attempt (redirects included); real responses use a few KB.
     static let maxHeaderBytes = 256 * 1024
 
@@ -85,9 +85,7 @@ final class CurlTransfer: @unchecked Sendable {
         try curlCheck(fg_easy_setopt_xferinfo(easy.raw, curlProgressCallback), option: CURLOPT_XFERINFOFUNCTION.rawValue)
         try easy.set(CURLOPT_XFERINFODATA, pointer: me)
         try easy.set(CURLOPT_NOPROGRESS, 0)
-        // Every new connection's resolved address passes the request's address policy first.
-        try curlCheck(fg_easy_setopt_opensocket(easy.raw, curlOpenSocketCallback), option: CURLOPT_OPENSOCKETFUNCTION.rawValue)
-        try easy.set(CURLOPT_OPENSOCKETDATA, pointer: me)
+        try installAddressGuard(me)
     }
 
     // MARK: callbacks (multi-loop thread)
@@ -99,11 +97,6 @@ final class CurlTransfer: @unchecked Sendable {
             return abort(.invalidResponse("headers larger than \(Self.maxHeaderBytes) bytes"))
         }
         guard parser.feed(line), let head = parser.head else { return true }
-        headBlocks += 1
-        if headBlocks == 1 {
-            // The first response came over the connection to the URL's own host (new or kept alive).
-            originClass = easy.info(string: CURLINFO_PRIMARY_IP).flatMap(IPAddress.init)?.addressClass
-        }
         // Only a 2xx block is final for certain before its body: 1xx and followed 3xx blocks are followed by
         // another block. Other statuses are settled at the first body byte or at completion.
         guard (200..<300).contains(head.status), !bodyBegun else { return true }
@@ -172,28 +165,9 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    private func abort(_ reason: TransferError.Reason) -> Bool {
+    func abort(_ reason: TransferError.Reason) -> Bool {
         if abortReason == nil { abortReason = reason }
         return false
-    }
-
-    /// Called by libcurl instead of socket(2) before each new connection, with the resolved address: the
-    /// address policy decides here, so DNS answers and redirects are judged by where they really lead.
-    fileprivate func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
-        let family = address.pointee.family
-        let length = Int(address.pointee.addrlen)
-        guard let ip = IPAddress(socketAddress: fg_curl_sockaddr_addr(address), length: length) else {
-            _ = abort(.invalidResponse("refused to connect to an address of family \(family)"))
-            return fg_curl_socket_bad()
-        }
-        // Before the first response, connections go to the URL's own host: no origin class yet, so the
-        // origin rule lets them through (the user named that host). After it, an unknown origin fails closed.
-        let origin = headBlocks == 0 ? nil : (originClass ?? .publicInternet)
-        if let refusal = spec.addressPolicy.refusal(for: ip, origin: origin) {
-            _ = abort(.addressRefused(refusal))
-            return fg_curl_socket_bad()
-        }
-        return socket(family, address.pointee.socktype, address.pointee.protocol)
     }
 
     /// Called from libcurl's progress callback, often while data flows and about once a second when idle.
@@ -250,11 +224,6 @@ private let curlHeaderCallback: curl_write_callback = { ptr, size, count, user i
     let t = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
     let n = size * count
     return t.onHeaderLine(UnsafeRawBufferPointer(start: ptr, count: n)) ? n : 0
-}
-
-private let curlOpenSocketCallback: curl_opensocket_callback = { user, _, address in
-    let t = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-    return t.openSocket(address!)
 }
 
 private let curlProgressCallback: curl_xferinfo_callback = { user, _, downloaded, _, _ in

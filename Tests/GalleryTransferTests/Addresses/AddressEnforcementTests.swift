@@ -28,6 +28,27 @@ import Testing
         #expect(!Kit.exists(dest) && !Kit.exists(dest + ".part"))
     }
 
+    @Test func aKeptAliveConnectionIsCheckedAgainForEachRequest() async throws {
+        // Found by the pipeline test: the listing page opens a connection without restriction, and the
+        // image request that follows reuses it, so the opensocket check alone never sees it.
+        let server = try FaultServer()
+        server.route("/page.json") { _, _ in .status(200, text: "{}") }
+        server.route("/a.jpg") { _, _ in .file(Kit.jpeg(4000)) }
+        let engine = Kit.engine()
+        _ = try await engine.request(server.url("/page.json")).data()
+        let error = await Self.dataFailure(engine.request(server.url("/a.jpg")).addressPolicy(Self.publicOnly))
+        guard case .addressRefused(let refusal)? = error?.reason else {
+            Issue.record("expected a refusal, got \(String(describing: error))")
+            return
+        }
+        #expect(refusal.addressClass == .loopback)
+        #expect(server.requests(path: "/a.jpg").isEmpty)
+        #expect(server.connectionCount == 1)
+        // The same connection still serves a request the policy allows.
+        _ = try await engine.request(server.url("/page.json")).data()
+        #expect(server.requests(path: "/page.json").count == 2)
+    }
+
     @Test func aHostNameIsJudgedByWhatItResolvesTo() async throws {
         let server = try FaultServer()
         server.route("/a.json") { _, _ in .status(200, text: "{}") }
