@@ -76,7 +76,10 @@ public final class TransferEngine: Sendable {
         if case .bodyTooLarge(0, let declared) = reason {
             reason = .bodyTooLarge(limit: configuration.maxBodyBytes, declared: declared)
         }
+        // When our own callback stopped the transfer, libcurl's message only says that a callback did
+        // ("Failed writing header", "Couldn't connect to server" for a refused address): the reason says why.
+        let curlMessage = outcome.code == CURLE_OK || outcome.abortReason != nil ? nil : outcome.curlMessage
         return TransferError(url: url, reason: reason, status: outcome.head?.status, attempts: attempt,
-                             curlMessage: outcome.code == CURLE_OK ? nil : outcome.curlMessage)
+                             curlMessage: curlMessage)
     }
 }

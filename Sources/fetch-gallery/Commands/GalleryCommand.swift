@@ -187,7 +187,7 @@ struct GalleryCommand: AsyncParsableCommand {
         }
         if summary.interrupted { throw ExitCode(130) }
         if let problem = summary.sourceError, summary.photosOK == 0 {
-            StandardError.line("fetch-gallery: the source could not be read: \(problem)")
+            StandardError.line("fetch-gallery: the source could not be read: \(GalleryReport.oneLine(problem, limit: 2000))")
             throw ExitCode(3)
         }
         if summary.photosFailed > 0 || summary.pagesFailed > 0 { throw ExitCode(1) }

@@ -43,9 +43,21 @@ import Testing
         api.photo(202, name: "Corrupt", expect: .failed(anyOf: ["imaging"])) { _, _ in
             .file(corrupt, contentType: "image/jpeg")
         }
+        // 429 asking for a day's wait: given up at once rather than waited past the deadline.
+        api.photo(206, name: "Come back tomorrow", expect: .failed(anyOf: ["HTTP 429"])) { _, _ in
+            .status(429, headers: ["Retry-After": "86400"], text: "slow down\n")
+        }
+        // A real JPEG whose header claims 30000 x 30000 pixels (900 MP): refused by the decode guard, not allocated.
+        let bomb = Self.pixelBomb(HostileAPI.small, width: 30000, height: 30000)
+        api.photo(207, name: "Pixel bomb", expect: .failed(anyOf: ["imaging"])) { _, _ in
+            .file(bomb, contentType: "image/jpeg")
+        }
         // Only a file: URL, or a javascript: one, is offered: listed, never fetchable, reported.
         api.photo(203, name: "Local file", imageURL: "file:///etc/passwd", expect: .failed(anyOf: ["no http(s) image URL"]))
         api.photo(204, name: "Script URL", imageURL: "javascript:alert(1)", expect: .failed(anyOf: ["no http(s) image URL"]))
+        // Terminal escapes in a name and an offered URL (set the title, clear the screen): printed cleaned.
+        api.photo(208, name: "\u{1B}]0;pwned\u{07}\u{1B}[2J", imageURL: "file:///x\u{1B}[31mred\u{1B}[0m",
+                  expect: .failed(anyOf: ["no http(s) image URL"]))
         // The address rule: 0.0.0.0 reaches this machine on Linux, and is refused before connecting.
         let zero = "http://0.0.0.0:\(api.server.port)/img/zero.jpg"
         api.photo(205, name: "Unspecified address", imageURL: zero,
@@ -63,5 +75,18 @@ import Testing
         // Permanent failures are not retried: the loop is followed once (1 + 5 redirects), a 404 asked once.
         #expect(api.server.requests(path: HostileAPI.imagePath(109)).count == 6)
         #expect(api.server.requests(path: HostileAPI.imagePath(113)).count == 1, "a 404 is not retried")
+        #expect(api.server.requests(path: HostileAPI.imagePath(206)).count == 1, "a day's Retry-After is not waited for")
+    }
+
+    /// `jpeg` with its SOF dimensions rewritten (a decompression bomb that is otherwise a valid file).
+    static func pixelBomb(_ jpeg: [UInt8], width: Int, height: Int) -> [UInt8] {
+        var bytes = jpeg
+        for i in 0..<(bytes.count - 9) where bytes[i] == 0xFF && (0xC0...0xC2).contains(bytes[i + 1]) {
+            // FF Cn, length (2), precision (1), height (2), width (2)
+            bytes[i + 5] = UInt8(height >> 8); bytes[i + 6] = UInt8(height & 0xFF)
+            bytes[i + 7] = UInt8(width >> 8); bytes[i + 8] = UInt8(width & 0xFF)
+            return bytes
+        }
+        return bytes
     }
 }

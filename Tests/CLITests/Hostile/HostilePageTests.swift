@@ -56,12 +56,19 @@ import Testing
         api.page(2, answers: Self.json("{\"current_page\":2,\"total_pages\":5,\"photos\":[{\"id\":3,\"name\":"))
         api.page(3, answers: Self.json("{\"current_page\":3,\"total_pages\":5,\"photos\":\"soon\"}"))
         api.page(4, answers: .html("<html><body>502 Bad Gateway</body></html>", contentType: "text/html"))
-        api.totalPages = 5
-        let run = try HostileRun.run(api, pages: 5)
+        // 100,000 nested arrays in a field: a recursive parser without a depth limit would overflow its stack.
+        let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        api.page(6, answers: Self.json("{\"current_page\":6,\"photos\":[{\"id\":9,\"name\":\"deep\",\"description\":\(nested)}]}"))
+        for (id, page) in [(10, 7)] {
+            let bytes = HostileAPI.portrait(id)
+            api.photo(id, page: page, expect: .ok(bytes)) { _, _ in .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg") }
+        }
+        api.totalPages = 7
+        let run = try HostileRun.run(api, pages: 7)
         try run.verify(api, exitStatus: 1)
         let failedPages = run.events.filter { $0["event"] as? String == "page_failed" }.compactMap { $0["page"] as? Int }
-        #expect(failedPages.sorted() == [2, 3, 4], "\(run.result.stdoutText)")
-        for page in [2, 3, 4] {
+        #expect(failedPages.sorted() == [2, 3, 4, 6], "\(run.result.stdoutText)")
+        for page in [2, 3, 4, 6] {
             #expect(run.result.stderrText.contains("error: page \(page):"), "\(run.result.stderrText)")
         }
     }

@@ -94,6 +94,12 @@ import Testing
         api.photo(36, name: "/absolute/path\\with\\backslashes:and:colons", expect: .ok(small), handler: serve(36))
         api.photo(37, name: "..", expect: .ok(small), handler: serve(37))
         api.photo(38, name: String(repeating: "é", count: 5000), expect: .ok(small), handler: serve(38))
+        // Ids at the edges: negative (a name must not start with "-") and the largest integer.
+        api.photo(-7, name: "-rf", expect: .ok(small), handler: serve(-7))
+        api.photo(Int.max, name: "max", expect: .ok(small), handler: serve(Int.max))
+        // A PNG served as image/jpeg from a .jpg URL: kept byte for byte, thumbnailed as what it is.
+        let png = try! Corpus.bytes("png-suite/basn6a08.png")
+        api.photo(39, name: "PNG in disguise", expect: .ok(png)) { _, _ in .file(png, contentType: "image/jpeg") }
         for markup in [script, onerror, svg, closer, "<b>x</b>"] { api.injects(markup) }
     }
 
