@@ -5,8 +5,9 @@ import Testing
 /// One gallery whose photos meet every fault that cannot be recovered from, beside a few good photos:
 /// the run ends within its deadline with exit status 1, the good photos byte-exact, every broken one in
 /// gallery.json as failed with a reason that says what went wrong.
+extension HostileNetwork {
 @Suite struct HostileFailureTests {
-    @Test func everyUnrecoverableFaultInOneGallery() throws {
+    @Test func everyUnrecoverableFaultInOneGallery() async throws {
         let api = try HostileAPI()
         let camera = HostileAPI.camera(1)
         // Good neighbours, to prove the faults harm nothing else.
@@ -65,7 +66,7 @@ import Testing
         api.server.route("/img/zero.jpg") { _, _ in .file(camera, contentType: "image/jpeg") }
         api.never(request: "/img/zero.jpg")
 
-        let run = try HostileRun.run(api, pages: 1)
+        let run = try await HostileRun.run(api, pages: 1)
         try run.verify(api, exitStatus: 1)
         // Every failure is also on stderr, one line each, naming the photo.
         let errorLines = run.result.stderrText.split(separator: "\n").filter { $0.hasPrefix("error: photo") }
@@ -89,4 +90,5 @@ import Testing
         }
         return bytes
     }
+}
 }

@@ -3,18 +3,19 @@ import GalleryTestSupport
 import Testing
 
 /// Listing pages that are broken: the exit status tells an unreadable source (3) from a partly read one (1).
+extension HostileNetwork {
 @Suite struct HostilePageTests {
     static func json(_ text: String) -> FaultServer.Response {
         .status(200, headers: ["Content-Type": "application/json"], text: text)
     }
 
-    @Test func truncatedFirstPageExitsThree() throws {
+    @Test func truncatedFirstPageExitsThree() async throws {
         let api = try HostileAPI()
         let small = HostileAPI.small
         api.photo(1, expect: .absent) { _, _ in .file(small, contentType: "image/jpeg") }
         // Cut mid-item: valid HTTP, invalid JSON, on every attempt.
         api.page(1, answers: Self.json("{\"current_page\":1,\"total_pages\":3,\"photos\":[{\"id\":1,\"name\":\"Ph"))
-        let run = try HostileRun.run(api, pages: 3)
+        let run = try await HostileRun.run(api, pages: 3)
         try run.verify(api, exitStatus: 3)
         #expect(run.result.stderrText.contains("source could not be read"), "\(run.result.stderrText)")
         #expect(run.result.stderrText.contains("not JSON"), "\(run.result.stderrText)")
@@ -24,28 +25,28 @@ import Testing
         #expect(run.manifest.isEmpty)
     }
 
-    @Test func firstPageWithWrongTypedListExitsThree() throws {
+    @Test func firstPageWithWrongTypedListExitsThree() async throws {
         let api = try HostileAPI()
         api.page(1, answers: Self.json("{\"current_page\":1,\"photos\":{\"0\":{\"id\":1}}}"))
-        let run = try HostileRun.run(api, pages: 2)
+        let run = try await HostileRun.run(api, pages: 2)
         try run.verify(api, exitStatus: 3)
         #expect(run.result.stderrText.contains("malformed") || run.result.stderrText.contains("no \"photos\""),
                 "\(run.result.stderrText)")
     }
 
-    @Test func firstPageCutOnTheWireExitsThree() throws {
+    @Test func firstPageCutOnTheWireExitsThree() async throws {
         let api = try HostileAPI()
         let body = Array("{\"current_page\":1,\"total_pages\":1,\"photos\":[]}".utf8)
         api.page(1, answers: FaultServer.Response.status(200, headers: ["Content-Type": "application/json"], body: body)
             .declaringContentLength(body.count * 4))
-        let run = try HostileRun.run(api, pages: 1)
+        let run = try await HostileRun.run(api, pages: 1)
         try run.verify(api, exitStatus: 3)
         #expect(run.result.stderrText.contains("body cut short"), "\(run.result.stderrText)")
     }
 
     /// Page 1 fine, page 2 truncated JSON, page 3 wrong-typed, page 4 an HTML error page, page 5 fine:
     /// the readable pages' photos are all there, the run says some of the source failed (exit 1).
-    @Test func brokenLaterPagesExitOneAndKeepTheRest() throws {
+    @Test func brokenLaterPagesExitOneAndKeepTheRest() async throws {
         let api = try HostileAPI()
         for (id, page) in [(1, 1), (2, 1), (5, 5), (6, 5)] {
             let bytes = HostileAPI.portrait(id)
@@ -64,7 +65,7 @@ import Testing
             api.photo(id, page: page, expect: .ok(bytes)) { _, _ in .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg") }
         }
         api.totalPages = 7
-        let run = try HostileRun.run(api, pages: 7)
+        let run = try await HostileRun.run(api, pages: 7)
         try run.verify(api, exitStatus: 1)
         let failedPages = run.events.filter { $0["event"] as? String == "page_failed" }.compactMap { $0["page"] as? Int }
         #expect(failedPages.sorted() == [2, 3, 4, 6], "\(run.result.stdoutText)")
@@ -72,4 +73,5 @@ import Testing
             #expect(run.result.stderrText.contains("error: page \(page):"), "\(run.result.stderrText)")
         }
     }
+}
 }

@@ -6,13 +6,14 @@ import Testing
 /// text is hostile (path escapes, markup, huge, NUL, bidi), with duplicates, NSFW items and unreadable
 /// items: every photo that can be fetched is in the gallery byte-exact, nothing leaves the folder, no
 /// markup gets into the pages, and the run exits 0.
+extension HostileNetwork {
 @Suite struct HostileRecoveryTests {
-    @Test func recoverableFaultsAndHostileTextInOneGallery() throws {
+    @Test func recoverableFaultsAndHostileTextInOneGallery() async throws {
         let api = try HostileAPI()
         try Self.listRecoverableFaults(api)
         Self.listHostileText(api)
         Self.listSelectionCases(api)
-        let run = try HostileRun.run(api, pages: 2)
+        let run = try await HostileRun.run(api, pages: 2)
         try run.verify(api, exitStatus: 0)
         // The unreadable items were reported, not silently dropped.
         let skipped = run.result.stderrText.split(separator: "\n").filter { $0.hasPrefix("skipped:") }
@@ -120,4 +121,5 @@ import Testing
         api.rawItem("{\"id\":44,\"name\":[\"a\"],\"image_url\":\"\(api.base)/img/44.jpg\"}", page: 2, id: 44)
         api.rawItem("{\"id\":45,\"name\":\"no image\",\"images\":\"none\"}", page: 2, id: 45)
     }
+}
 }

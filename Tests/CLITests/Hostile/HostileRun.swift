@@ -2,6 +2,10 @@ import Foundation
 import GalleryTestSupport
 import Testing
 
+/// The hostile-network end-to-end suites, one run at a time: each run is a busy `fetch-gallery` process,
+/// and several at once on a 2-core machine would slow the timing-sensitive CLI tests beside them.
+@Suite(.serialized) struct HostileNetwork {}
+
 /// One run of the real `fetch-gallery` binary against a `HostileAPI`, and the checks every hostile run
 /// must pass: within its deadline, the right exit status, fetchable photos byte-exact, the others failed
 /// with a reason, nothing written outside the output folder, no injected markup in the pages.
@@ -16,7 +20,7 @@ struct HostileRun {
     static let deadline = 8.0
 
     /// Runs the binary; `wallLimit` is the most the whole run may take (generous for a loaded 2-core box).
-    static func run(_ api: HostileAPI, pages: Int, extra: [String] = [], wallLimit: Double = 60) throws -> HostileRun {
+    static func run(_ api: HostileAPI, pages: Int, extra: [String] = [], wallLimit: Double = 60) async throws -> HostileRun {
         api.start()
         let parent = try TempDirectory(prefix: "fetch-gallery-hostile")
         try FileManager.default.createDirectory(atPath: parent.file("work"), withIntermediateDirectories: true)
@@ -25,7 +29,7 @@ struct HostileRun {
         let arguments = ["--api", api.base, "--pages", String(pages), "--out", out, "--progress", "json",
                          "--deadline", String(deadline), "--jobs", "64", "--per-host", "64", "--workers", "2",
                          "--sizes", "64"] + extra
-        let result = try ProcessRunner.run(GalleryCLIKit.binary, arguments, timeout: wallLimit + 30)
+        let result = try await Self.process(GalleryCLIKit.binary, arguments, timeout: wallLimit + 30)
         #expect(!result.timedOut, "the run outlived \(wallLimit + 30) s and was killed")
         #expect(result.duration < wallLimit, "the run took \(result.duration) s (limit \(wallLimit) s)")
         // Nothing appeared outside the gallery folder (an escaped "../" name, a stray temporary file).
@@ -41,6 +45,20 @@ struct HostileRun {
             print(result.stderrText)
         }
         return HostileRun(parent: parent, out: out, result: result, manifest: manifest)
+    }
+
+    /// Runs a program to its end on a GCD thread: waiting on the cooperative pool (one thread per core)
+    /// for seconds would starve the timing-sensitive CLI tests running beside this suite.
+    static func process(_ executable: String, _ arguments: [String], timeout: Double) async throws -> ProcessResult {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    continuation.resume(returning: try ProcessRunner.run(executable, arguments, timeout: timeout))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
     }
 
     var byID: [Int: [String: Any]] {
