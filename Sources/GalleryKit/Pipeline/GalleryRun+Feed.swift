@@ -107,7 +107,7 @@ extension GalleryRun {
         var last: PipelineError?
         for attempt in 1...max(1, job.pageAttempts) {
             let response: DataResponse
-            do { response = try await engine.request(route).validate().response() } catch {
+            do { response = try await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response() } catch {
                 return .failure(.transfer(error))
             }
             noteAPIAddress(response.metrics.lastAttempt.primaryIP)

@@ -44,7 +44,8 @@ public final class TransferEngine: Sendable {
             timeoutMilliseconds: Int(remaining * 1000),
             connectTimeoutMilliseconds: Int(min(configuration.connectTimeout, remaining) * 1000),
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedSeconds: configuration.lowSpeedWindow,
-            maxBodyBytes: configuration.maxBodyBytes, maxRedirects: configuration.maxRedirects,
+            maxBodyBytes: min(request.maxBodyBytes ?? .max, configuration.maxBodyBytes),
+            maxRedirects: configuration.maxRedirects,
             sniffImage: sniffImage, addressPolicy: request.addressPolicy)
     }
 
@@ -69,12 +70,12 @@ public final class TransferEngine: Sendable {
     }
 
     /// Turns a failed attempt into the public error.
-    func error(for outcome: AttemptOutcome, url: String, attempt: Int) -> TransferError? {
+    func error(for outcome: AttemptOutcome, url: String, attempt: Int, bodyLimit: Int64? = nil) -> TransferError? {
         let lowSpeed = (configuration.lowSpeedLimit, configuration.lowSpeedWindow)
         guard var reason = OutcomeClassifier.failure(outcome, maxRedirects: configuration.maxRedirects,
                                                      lowSpeed: lowSpeed) else { return nil }
         if case .bodyTooLarge(0, let declared) = reason {
-            reason = .bodyTooLarge(limit: configuration.maxBodyBytes, declared: declared)
+            reason = .bodyTooLarge(limit: bodyLimit ?? configuration.maxBodyBytes, declared: declared)
         }
         // When our own callback stopped the transfer, libcurl's message only says that a callback did
         // ("Failed writing header", "Couldn't connect to server" for a refused address): the reason says why.

@@ -44,6 +44,28 @@ extension HostileNetwork {
         #expect(run.result.stderrText.contains("body cut short"), "\(run.result.stderrText)")
     }
 
+    /// A listing page that inflates to 1 GiB (gzip): capped like any body, quickly and without holding
+    /// hundreds of megabytes; the photos of the good page are kept.
+    @Test func gzipBombPageIsCapped() async throws {
+        let api = try HostileAPI()
+        let bytes = HostileAPI.portrait(1)
+        api.photo(1, expect: .ok(bytes)) { _, _ in .file(bytes, contentType: "image/jpeg") }
+        api.page(2, answers: .status(200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                                     body: Self.bomb))
+        api.totalPages = 2
+        api.start()
+        let dir = try TempDirectory(prefix: "fetch-gallery-hostile")
+        let (result, peak) = try await HostileRun.measured(GalleryCLIKit.binary, [
+            "--api", api.base, "--pages", "2", "--out", dir.file("g"), "--progress", "none", "--workers", "2", "--size", "64",
+        ], timeout: 60)
+        #expect(result.exitCode == 1, "\(result.stderrText)")
+        #expect(result.stderrText.contains("error: page 2:") && result.stderrText.contains("larger than"), "\(result.stderrText)")
+        #expect(peak < 120 * 1024, "peak resident memory \(peak / 1024) MiB")
+        print("gzip-bomb page: \(result.duration) s, peak \(peak / 1024) MiB")
+    }
+
+    static let bomb = FaultServer.gzipBomb(uncompressedBytes: 1 << 30)
+
     /// Page 1 fine, page 2 truncated JSON, page 3 wrong-typed, page 4 an HTML error page, page 5 fine:
     /// the readable pages' photos are all there, the run says some of the source failed (exit 1).
     @Test func brokenLaterPagesExitOneAndKeepTheRest() async throws {

@@ -50,15 +50,35 @@ struct HostileRun {
     /// Runs a program to its end on a GCD thread: waiting on the cooperative pool (one thread per core)
     /// for seconds would starve the timing-sensitive CLI tests running beside this suite.
     static func process(_ executable: String, _ arguments: [String], timeout: Double) async throws -> ProcessResult {
+        try await measured(executable, arguments, timeout: timeout).result
+    }
+
+    /// `process`, also sampling the child's peak resident memory (VmHWM in /proc, KiB) while it runs.
+    static func measured(_ executable: String, _ arguments: [String], timeout: Double) async throws
+        -> (result: ProcessResult, peakKiB: Int) {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    continuation.resume(returning: try ProcessRunner.run(executable, arguments, timeout: timeout))
+                    let runner = try ProcessRunner(executable, arguments)
+                    let deadline = Date().addingTimeInterval(timeout)
+                    var peak = 0
+                    while !runner.hasExited && Date() < deadline {
+                        peak = max(peak, Self.highWaterMark(runner.pid) ?? 0)
+                        usleep(20_000)
+                    }
+                    continuation.resume(returning: (runner.wait(timeout: max(0, deadline.timeIntervalSinceNow)), peak))
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
         }
+    }
+
+    /// The peak resident set of a running process in KiB, from /proc/PID/status.
+    static func highWaterMark(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 
     var byID: [Int: [String: Any]] {
