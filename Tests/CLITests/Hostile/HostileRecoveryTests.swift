@@ -67,6 +67,12 @@ extension HostileNetwork {
         api.server.route("/img/moved.jpg") { _, _ in .file(moved, etag: "\"m\"", contentType: "image/jpeg") }
         let zipped = HostileAPI.portrait(4)
         api.photo(20, name: "Gzipped", expect: .ok(zipped)) { _, _ in .file(zipped, contentType: "image/jpeg").gzipEncoded() }
+        // A download name suggested by the server is never used: names come from the photo id.
+        let suggested = HostileAPI.portrait(6)
+        api.photo(22, name: "Suggests a name", expect: .ok(suggested)) { _, _ in
+            .file(suggested, contentType: "image/jpeg")
+                .header("Content-Disposition", "attachment; filename=\"../../../../escaped.jpg\"; filename*=UTF-8''..%2F..%2Fx.jpg")
+        }
         let chunked = HostileAPI.portrait(5)
         api.photo(21, name: "Chunked", expect: .ok(chunked)) { _, _ in .file(chunked, contentType: "image/jpeg").chunked() }
     }

@@ -15,6 +15,8 @@ struct HostileRun {
     let out: String
     let result: ProcessResult
     let manifest: [[String: Any]]
+    /// The process's peak resident memory, sampled from /proc while it ran.
+    let peakKiB: Int
 
     /// Seconds each download may take across its attempts: short, so stalls end quickly.
     static let deadline = 8.0
@@ -29,7 +31,9 @@ struct HostileRun {
         let arguments = ["--api", api.base, "--pages", String(pages), "--out", out, "--progress", "json",
                          "--deadline", String(deadline), "--jobs", "64", "--per-host", "64", "--workers", "2",
                          "--sizes", "64"] + extra
-        let result = try await Self.process(GalleryCLIKit.binary, arguments, timeout: wallLimit + 30)
+        let (result, peakKiB) = try await Self.measured(GalleryCLIKit.binary, arguments, timeout: wallLimit + 30)
+        // Bombs, huge lengths and endless headers are refused early: memory stays that of a normal run.
+        #expect(peakKiB < 300 * 1024, "peak resident memory \(peakKiB / 1024) MiB")
         #expect(!result.timedOut, "the run outlived \(wallLimit + 30) s and was killed")
         #expect(result.duration < wallLimit, "the run took \(result.duration) s (limit \(wallLimit) s)")
         // Nothing appeared outside the gallery folder (an escaped "../" name, a stray temporary file).
@@ -38,13 +42,13 @@ struct HostileRun {
         let manifest = (try? GalleryCLIKit.manifestPhotos(out)) ?? []
         // HOSTILE_VERBOSE=1 prints what each photo became, to read the reasons by eye.
         if ProcessInfo.processInfo.environment["HOSTILE_VERBOSE"] != nil {
-            print("exit \(String(describing: result.exitCode)) in \(result.duration) s")
+            print("exit \(String(describing: result.exitCode)) in \(result.duration) s, peak \(peakKiB / 1024) MiB")
             for photo in manifest {
                 print("  \(photo["id"] ?? "?") \(photo["status"] ?? "?") \(photo["original"] ?? "") \(photo["error"] ?? "")")
             }
             print(result.stderrText)
         }
-        return HostileRun(parent: parent, out: out, result: result, manifest: manifest)
+        return HostileRun(parent: parent, out: out, result: result, manifest: manifest, peakKiB: peakKiB)
     }
 
     /// Runs a program to its end on a GCD thread: waiting on the cooperative pool (one thread per core)
