@@ -28,6 +28,12 @@ static inline CURLcode fg_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { 
 static inline CURLMcode fg_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 static inline CURLSHcode fg_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
 
+// The opensocket callback receives a struct curl_sockaddr whose `addr` member is declared as a 16-byte
+// struct sockaddr but really holds `addrlen` bytes (a sockaddr_in6 is 28): Swift must read it through a
+// pointer, never by copying the member. CURL_SOCKET_BAD is a macro.
+static inline const struct sockaddr *fg_curl_sockaddr_addr(const struct curl_sockaddr *a) { return &a->addr; }
+static inline curl_socket_t fg_curl_socket_bad(void) { return CURL_SOCKET_BAD; }
+
 // CURL_WRITEFUNC_PAUSE / CURL_READFUNC_ABORT etc. are macros Swift may not import.
 static inline size_t fg_curl_writefunc_error(void) { return 0xFFFFFFFF; }
 #endif

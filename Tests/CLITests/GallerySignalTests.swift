@@ -28,7 +28,13 @@ import Testing
         [3, 4].allSatisfy { api.server.bodyBytesSent(path: api.imagePath($0)) >= 20_000 }
     }
 
+    // Off the cooperative pool: other CLI tests block its two threads for seconds while they wait for
+    // their processes, and a late SIGINT finds the trickling run already finished.
     @Test func sigintWritesTheGalleryAndExits130() async throws {
+        try await DedicatedTaskExecutor.offPool { try await Self.sigintOnce() }
+    }
+
+    static func sigintOnce() async throws {
         let api = try Self.trickleAPI()
         let dir = try TempDirectory()
         let out = dir.file("g")
@@ -51,6 +57,10 @@ import Testing
     }
 
     @Test func secondSigintQuitsAtOnce() async throws {
+        try await DedicatedTaskExecutor.offPool { try await Self.sigintTwice() }
+    }
+
+    static func sigintTwice() async throws {
         let api = try Self.trickleAPI()
         let dir = try TempDirectory()
         let out = dir.file("g")

@@ -36,6 +36,15 @@ public struct GalleryJob: Sendable {
     public var lookahead = 100
     /// How often a listing page that is not JSON is asked for again.
     public var pageAttempts = 3
+    /// The largest listing or comments page accepted, after decompression. A page of 50 photos is about
+    /// 50-100 kB; the cap keeps a gzip bomb served as a page from taking hundreds of megabytes.
+    public var maxPageBytes: Int64 = 16 << 20
+    /// Lift the address rule for image URLs (see `GalleryRun.imageAddressPolicy`): by default a photo
+    /// listed by an API is fetched only from an address no more private than the API host's, and a
+    /// listed URL may not redirect to a more private address than its own host's.
+    public var allowPrivateAddresses = false
+    /// How to lift the address rule, quoted when it refuses a connection.
+    public var privateAddressesHint = "--allow-private-addresses lifts this"
 
     public init(source: Source, folder: String) {
         self.source = source

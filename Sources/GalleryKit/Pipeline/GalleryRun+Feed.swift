@@ -46,6 +46,7 @@ extension GalleryRun {
                 emit(.pageFetched(page: number, totalPages: page.totalPages, added: selection.selected.count,
                                   skippedItems: skipped))
                 if let next { pending = Task { await fetchPage(next, base: base, key: key) } }
+                failUnusable(selection, of: page, journal: journal)
                 await hand(selection.selected, to: feed, journal: journal)
             case .failure(let error):
                 count { s in
@@ -64,6 +65,24 @@ extension GalleryRun {
             number = next
         }
         pending?.cancel()
+    }
+
+    /// A listed photo whose image URLs are none of them http(s) (`file:///etc/passwd`, `javascript:`...)
+    /// cannot be fetched: it goes in the manifest as failed, naming what it offered, rather than vanishing.
+    /// (NSFW photos and duplicates are left out on purpose and are not failures.)
+    private func failUnusable(_ selection: PageSelection, of page: PhotoPage, journal: Journal) {
+        for rejected in selection.rejected where rejected.reason == .noUsableImage {
+            guard let photo = page.photos.first(where: { $0.id == rejected.id }) else { continue }
+            let offered = photo.images.map(\.url) + (photo.imageURL.map { [$0] } ?? [])
+            let error = PipelineError.source(.noImageURL(photoID: photo.id, offered: offered))
+            let metadata = PhotoMetadata(id: photo.id, name: photo.name,
+                                         photographer: photo.user.map { $0.fullname?.isEmpty == false ? $0.fullname! : $0.username },
+                                         rating: photo.rating, description: photo.description)
+            try? journal.append(.seen(metadata))
+            try? journal.append(.failed(id: photo.id, reason: error.description))
+            count { $0.photosFailed += 1 }
+            emit(.photoFailed(id: photo.id, name: photo.name, url: offered.first ?? "", reason: error.description))
+        }
     }
 
     /// Gives photos to the consumer, one permit each; stops when the run is stopping. Each is
@@ -88,9 +107,10 @@ extension GalleryRun {
         var last: PipelineError?
         for attempt in 1...max(1, job.pageAttempts) {
             let response: DataResponse
-            do { response = try await engine.request(route).validate().response() } catch {
+            do { response = try await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response() } catch {
                 return .failure(.transfer(error))
             }
+            noteAPIAddress(response.metrics.lastAttempt.primaryIP)
             do {
                 return .success(try PhotoPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base)))
             } catch {

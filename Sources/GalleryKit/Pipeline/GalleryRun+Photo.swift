@@ -24,7 +24,8 @@ extension GalleryRun {
             // Originals are only ever published by a rename after verification: one that exists is complete.
             if Self.fileSize(destination) == nil {
                 do {
-                    let result = try await engine.download(DownloadRequest(url: url, destination: destination, expectImage: true))
+                    let result = try await engine.download(DownloadRequest(url: url, destination: destination, expectImage: true,
+                                                                               addressPolicy: imageAddressPolicy))
                     downloaded = result.bytes - result.resumedFrom
                     count { $0.bytesDownloaded += downloaded }
                 } catch {
@@ -78,7 +79,7 @@ extension GalleryRun {
     /// The first page of a photo's comments, for its page. Comments are extras: a failure leaves them out.
     private func fetchComments(of id: Int, base: URL) async {
         let route = PhotoAPIRoute(base: base, endpoint: .comments(photoID: id, page: 1))
-        guard let response = try? await engine.request(route).validate().response(),
+        guard let response = try? await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response(),
               let page = try? CommentPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base))
         else { return }
         let list = page.comments

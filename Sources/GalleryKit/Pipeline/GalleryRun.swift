@@ -20,6 +20,8 @@ public final class GalleryRun: Sendable {
     private let work = Mutex<Task<Void, Never>?>(nil)
     private let summary = Mutex(GalleryRunSummary())
     let comments = Mutex([Int: [Comment]]())
+    /// The class of the address the API's listing pages came from (the most public one seen).
+    let apiAddressClass = Mutex<AddressClass?>(nil)
 
     /// - Parameters:
     ///   - cache: decoded thumbnails, keyed by content hash and size. The default is a small cache

@@ -11,6 +11,8 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingList(page: URL, key: String)
     /// The list is present but is not an array, or the page has some other fatal shape problem.
     case malformedPage(page: URL, reason: String)
+    /// A listed photo offers no http(s) image URL (only `file:`, `javascript:`, relative or broken ones).
+    case noImageURL(photoID: Int, offered: [String])
 
     public var description: String {
         switch self {
@@ -20,6 +22,9 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
             "page \(page.absoluteString) has no \"\(key)\" array"
         case let .malformedPage(page, reason):
             "page \(page.absoluteString) is malformed: \(reason)"
+        case let .noImageURL(id, offered):
+            "photo \(id) has no http(s) image URL"
+                + (offered.isEmpty ? "" : " (offered: " + offered.prefix(3).map { String($0.prefix(200)) }.joined(separator: ", ") + ")")
         }
     }
 }

@@ -8,9 +8,12 @@ public struct DownloadRequest: Sendable {
     public var expectImage: Bool
     /// fsync before publishing; nil uses the engine configuration.
     public var durable: Bool?
+    /// Which addresses this download (and its redirects) may connect to.
+    public var addressPolicy: AddressPolicy
 
     public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,
-                durable: Bool? = nil) {
+                durable: Bool? = nil, addressPolicy: AddressPolicy = .unrestricted) {
+        self.addressPolicy = addressPolicy
         self.url = url
         self.destination = destination
         self.headers = headers

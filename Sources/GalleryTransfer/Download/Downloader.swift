@@ -31,7 +31,7 @@ extension TransferEngine {
                                  number: Int, remaining: Double, metrics: inout TransferMetrics) async -> AttemptStep<Completed> {
         let local = paths.loadLocal()
         let plan = ResumePlan.make(local: local, url: request.url)
-        var http = HTTPRequest(url: request.url, headers: request.headers)
+        var http = HTTPRequest(url: request.url, headers: request.headers, addressPolicy: request.addressPolicy)
         if case .resume(let from, let validator) = plan {
             http.headers.set("Range", "bytes=\(from)-")
             http.headers.set("If-Range", validator.headerValue)

@@ -18,6 +18,8 @@ struct AttemptSpec: Sendable {
     var sniffImage: Bool = false
     /// A PEM file of CA certificates to trust instead of the system's, for https.
     var caCertificatesPath: String?
+    /// Checked on every new connection's address.
+    var addressPolicy: AddressPolicy = .unrestricted
 }
 
 /// What the sink says when the final 2xx header block is complete.
@@ -52,6 +54,8 @@ public struct AttemptMetrics: Sendable, Equatable {
     /// New connections this attempt opened (0 means a kept-alive connection was reused).
     public var newConnections: Int = 0
     public var redirects: Int = 0
+    /// The IP address the last connection of the attempt went to (CURLINFO_PRIMARY_IP), if any.
+    public var primaryIP: String?
 
     public init() {}
 
@@ -62,6 +66,7 @@ public struct AttemptMetrics: Sendable, Equatable {
         downloadedBytes = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
         newConnections = easy.info(long: CURLINFO_NUM_CONNECTS)
         redirects = easy.info(long: CURLINFO_REDIRECT_COUNT)
+        primaryIP = easy.info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
         switch easy.info(long: CURLINFO_HTTP_VERSION) {
         case Int(CURL_HTTP_VERSION_1_0): httpVersion = "1.0"
         case Int(CURL_HTTP_VERSION_1_1): httpVersion = "1.1"

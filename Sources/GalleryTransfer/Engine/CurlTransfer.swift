@@ -26,6 +26,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastProgressNanos: UInt64 = 0
     private var speedWindow = SpeedWindow()
     private var headerBytes = 0
+    /// Requests about to be sent so far (redirects included): before the first, every connection goes to
+    /// the URL's own host.
+    var requestsSent = 0
+    /// The class of the address the first request went to, for `AddressPolicy.atMostAsPrivateAsOrigin`.
+    var originClass: AddressClass?
     /// Across all header blocks of the attempt (redirects included); real responses use a few KB.
     static let maxHeaderBytes = 256 * 1024
 
@@ -84,6 +89,7 @@ final class CurlTransfer: @unchecked Sendable {
         try curlCheck(fg_easy_setopt_xferinfo(easy.raw, curlProgressCallback), option: CURLOPT_XFERINFOFUNCTION.rawValue)
         try easy.set(CURLOPT_XFERINFODATA, pointer: me)
         try easy.set(CURLOPT_NOPROGRESS, 0)
+        try installAddressGuard(me)
     }
 
     // MARK: callbacks (multi-loop thread)
@@ -163,7 +169,7 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    private func abort(_ reason: TransferError.Reason) -> Bool {
+    func abort(_ reason: TransferError.Reason) -> Bool {
         if abortReason == nil { abortReason = reason }
         return false
     }

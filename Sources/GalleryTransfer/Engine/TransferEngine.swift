@@ -44,8 +44,10 @@ public final class TransferEngine: Sendable {
             timeoutMilliseconds: Int(remaining * 1000),
             connectTimeoutMilliseconds: Int(min(configuration.connectTimeout, remaining) * 1000),
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedSeconds: configuration.lowSpeedWindow,
-            maxBodyBytes: configuration.maxBodyBytes, maxRedirects: configuration.maxRedirects,
-            sniffImage: sniffImage, caCertificatesPath: configuration.caCertificatesPath)
+            maxBodyBytes: min(request.maxBodyBytes ?? .max, configuration.maxBodyBytes),
+            maxRedirects: configuration.maxRedirects,
+            sniffImage: sniffImage, caCertificatesPath: configuration.caCertificatesPath,
+            addressPolicy: request.addressPolicy)
     }
 
     /// Runs one attempt on the multi loop. Task cancellation aborts it from libcurl's progress callback.
@@ -69,14 +71,17 @@ public final class TransferEngine: Sendable {
     }
 
     /// Turns a failed attempt into the public error.
-    func error(for outcome: AttemptOutcome, url: String, attempt: Int) -> TransferError? {
+    func error(for outcome: AttemptOutcome, url: String, attempt: Int, bodyLimit: Int64? = nil) -> TransferError? {
         let lowSpeed = (configuration.lowSpeedLimit, configuration.lowSpeedWindow)
         guard var reason = OutcomeClassifier.failure(outcome, maxRedirects: configuration.maxRedirects,
                                                      lowSpeed: lowSpeed) else { return nil }
         if case .bodyTooLarge(0, let declared) = reason {
-            reason = .bodyTooLarge(limit: configuration.maxBodyBytes, declared: declared)
+            reason = .bodyTooLarge(limit: bodyLimit ?? configuration.maxBodyBytes, declared: declared)
         }
+        // When our own callback stopped the transfer, libcurl's message only says that a callback did
+        // ("Failed writing header", "Couldn't connect to server" for a refused address): the reason says why.
+        let curlMessage = outcome.code == CURLE_OK || outcome.abortReason != nil ? nil : outcome.curlMessage
         return TransferError(url: url, reason: reason, status: outcome.head?.status, attempts: attempt,
-                             curlMessage: outcome.code == CURLE_OK ? nil : outcome.curlMessage)
+                             curlMessage: curlMessage)
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 public struct DataRequest: Sendable {
     let engine: TransferEngine
-    let built: Result<HTTPRequest, TransferError>
+    var built: Result<HTTPRequest, TransferError>
     var statusRanges: [Range<Int>] = []
     var contentTypes: [String] = []
     var expectImage = false
@@ -33,6 +33,28 @@ public struct DataRequest: Sendable {
     /// Accepts 2xx statuses only (the common case, as Alamofire's `validate()`).
     public func validate() -> DataRequest {
         validate(statusCode: 200..<300)
+    }
+
+    /// Limits which addresses the request and its redirects may connect to (see `AddressPolicy`).
+    public func addressPolicy(_ policy: AddressPolicy) -> DataRequest {
+        var copy = self
+        copy.built = built.map { request in
+            var request = request
+            request.addressPolicy = policy
+            return request
+        }
+        return copy
+    }
+
+    /// Caps this response's body (after Content-Encoding decoding) below the engine's cap.
+    public func maximumBodySize(_ bytes: Int64) -> DataRequest {
+        var copy = self
+        copy.built = built.map { request in
+            var request = request
+            request.maxBodyBytes = bytes
+            return request
+        }
+        return copy
     }
 
     /// Requires the body to start with a JPEG, PNG, GIF or WebP signature, whatever Content-Type says.
@@ -112,12 +134,12 @@ extension TransferEngine {
     func run(_ request: HTTPRequest, expectImage: Bool) async throws(TransferError) -> DataResponse {
         let id = nextID()
         let (response, metrics) = try await withRetries(url: request.url, id: id) { (number, remaining, metrics: inout TransferMetrics) -> AttemptStep<DataResponse> in
-            let sink = MemorySink(reserveLimit: min(configuration.maxBodyBytes, 64 << 20))
             let spec = spec(for: request, remaining: remaining, sniffImage: expectImage)
+            let sink = MemorySink(reserveLimit: min(spec.maxBodyBytes, 64 << 20))
             let outcome = await perform(spec, sink: sink, onProgress: nil)
             metrics.lastAttempt = outcome.metrics
             metrics.bytesReceived += outcome.bodyBytes
-            if let error = error(for: outcome, url: request.url, attempt: number) {
+            if let error = error(for: outcome, url: request.url, attempt: number, bodyLimit: spec.maxBodyBytes) {
                 return .retry(error, retryAfter: nil)
             }
             let head = outcome.head ?? ResponseHead(status: 0)

@@ -13,6 +13,8 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case tooManyRedirects(limit: Int)
         /// Could not resolve or connect.
         case connectionFailed
+        /// The request's `AddressPolicy` refused the address a connection would have gone to (never retried).
+        case addressRefused(AddressRefusal)
         /// The per-transfer deadline or the connect timeout passed.
         case timedOut
         /// Fewer than the configured bytes per second arrived over the low-speed window.
@@ -87,6 +89,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .redirectRefused: return "redirect to a non-http(s) URL refused"
         case .tooManyRedirects(let n): return "more than \(n) redirects"
         case .connectionFailed: return "could not connect"
+        case .addressRefused(let refusal): return refusal.description
         case .timedOut: return "timed out"
         case .tooSlow(let bps, let s): return "slower than \(bps) B/s for \(s) s"
         case .truncatedBody(let r, let e):

@@ -25,6 +25,9 @@ struct DownloadCommand: AsyncParsableCommand {
     var caCertificates: String?
     @Option(help: "Seconds one file may take across all its attempts.") var deadline: Double = 300
     @Option(name: .customLong("max-attempts"), help: "Attempts per file, including the first.") var maxAttempts = 5
+    @Flag(name: .customLong("allow-private-addresses"),
+          help: "Let redirects lead anywhere (by default not to a more private address than the listed URL's host).")
+    var allowPrivateAddresses = false
 
     func validate() throws {
         guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
@@ -42,9 +45,15 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError("cannot create \(out): \(error.localizedDescription)")
         }
         var namer = DestinationNamer()
+        // The listed URLs were named by the user, so their own hosts may be anything; a redirect may not
+        // lead to a more private address than the host it came from.
+        let policy = allowPrivateAddresses ? AddressPolicy.unrestricted : AddressPolicy(
+            .atMostAsPrivateAsOrigin,
+            explanation: "a redirect may not lead to a more private address than the listed URL's host; "
+                + "--allow-private-addresses lifts this")
         let requests = URLList.parse(text).map { url in
             DownloadRequest(url: url, destination: (out as NSString).appendingPathComponent(namer.name(for: url)),
-                            expectImage: expectImages)
+                            expectImage: expectImages, addressPolicy: policy)
         }
         let aggregate = AggregateProgress()
         var config = TransferConfiguration()

@@ -85,6 +85,14 @@ struct GalleryCommand: AsyncParsableCommand {
             help: ArgumentHelp("PEM file of CA certificates to trust for https instead of the system's.", valueName: "file"))
     var caCertificates: String?
 
+    @Flag(name: .customLong("allow-private-addresses"),
+          help: ArgumentHelp("""
+              Fetch image URLs from any address. By default an image listed by the API is fetched only from an \
+              address no more private than the API host's (a public API cannot reach loopback, private or \
+              link-local addresses), and a --urls entry may not redirect to a more private address than its host's.
+              """))
+    var allowPrivateAddresses = false
+
     func thumbnailSizes() throws -> [Int] {
         guard let sizes else { return [size] }
         let parsed = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -140,6 +148,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.comments = comments
         job.workers = workers
         job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
+        job.allowPrivateAddresses = allowPrivateAddresses
 
         let aggregate = AggregateProgress()
         var transfer = TransferConfiguration()
@@ -185,7 +194,7 @@ struct GalleryCommand: AsyncParsableCommand {
         }
         if summary.interrupted { throw ExitCode(130) }
         if let problem = summary.sourceError, summary.photosOK == 0 {
-            StandardError.line("fetch-gallery: the source could not be read: \(problem)")
+            StandardError.line("fetch-gallery: the source could not be read: \(GalleryReport.oneLine(problem, limit: 2000))")
             throw ExitCode(3)
         }
         if summary.photosFailed > 0 || summary.pagesFailed > 0 { throw ExitCode(1) }

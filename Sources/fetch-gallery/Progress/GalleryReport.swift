@@ -67,14 +67,19 @@ final class GalleryReport: GalleryObserver {
     func finish(quiet: Bool) {
         renderer.finish(current())
         let c = counts.withLock { $0 }
-        for line in c.pageFailures { StandardError.write("error: \(line)\n") }
-        if !quiet { for line in c.skippedItems { StandardError.write("skipped: \(line)\n") } }
-        for f in c.failed { StandardError.write("error: photo \"\(Self.oneLine(f.name))\" (\(f.url)): \(f.reason)\n") }
+        // Reasons and URLs quote server text too (an offered `file:` URL, a page's error): all of it is
+        // cleaned, or an ESC sequence in a listing could rewrite the user's terminal.
+        for line in c.pageFailures { StandardError.write("error: \(Self.oneLine(line, limit: 2000))\n") }
+        if !quiet { for line in c.skippedItems { StandardError.write("skipped: \(Self.oneLine(line, limit: 2000))\n") } }
+        for f in c.failed {
+            StandardError.write("error: photo \"\(Self.oneLine(f.name))\" (\(Self.oneLine(f.url, limit: 1000))): "
+                + "\(Self.oneLine(f.reason, limit: 2000))\n")
+        }
     }
 
     /// Server text on one line, without control characters that could rewrite the terminal.
-    static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map {
+    static func oneLine(_ text: String, limit: Int = 200) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit).map {
             $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "\u{FFFD}" : $0
         }))
     }
