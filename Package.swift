@@ -62,5 +62,7 @@ let package = Package(
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport"]),
+        // The library as a user sees it: imported without @testable, public symbols only.
+        .testTarget(name: "GalleryPublicAPITests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
     ]
 )
