@@ -10,9 +10,9 @@ import Testing
     @Test func eightConcurrentRequestsDownloadAndDecodeOnce() async throws {
         let bytes = try Corpus.bytes(APIKit.uprightPhoto)
         let server = try FaultServer()
-        // Slow enough (about 1 s) that all eight requests arrive while the first is in flight.
+        // Slow enough (about 2 s) that all eight requests arrive while the first is in flight.
         server.route("/slow.jpg") { _, _ in
-            .file(bytes, etag: "\"v1\"", contentType: "image/jpeg").trickle(bytesPerSecond: 400_000)
+            .file(bytes, etag: "\"v1\"", contentType: "image/jpeg").trickle(bytesPerSecond: 200_000)
         }
         let pipeline = APIKit.pipeline()
         let url = server.url("/slow.jpg")
@@ -25,7 +25,8 @@ import Testing
         let stats = pipeline.statistics
         #expect(stats.downloads == 1, "downloads: \(stats.downloads)")
         #expect(stats.decodes == 1, "decodes: \(stats.decodes)")
-        #expect(stats.started == 1 && stats.coalesced == 7)
+        // A request scheduled very late on a loaded machine may find the result cached instead.
+        #expect(stats.started == 1 && stats.coalesced + stats.cacheHits == 7 && stats.coalesced >= 1)
         #expect(server.requests(path: "/slow.jpg").count == 1)
     }
 
@@ -33,12 +34,13 @@ import Testing
         let bytes = try Corpus.bytes(APIKit.uprightPhoto)
         let server = try FaultServer()
         server.route("/slow.jpg") { _, _ in
-            .file(bytes, etag: "\"v1\"", contentType: "image/jpeg").trickle(bytesPerSecond: 300_000)
+            .file(bytes, etag: "\"v1\"", contentType: "image/jpeg").trickle(bytesPerSecond: 150_000)
         }
         let pipeline = APIKit.pipeline()
         let url = server.url("/slow.jpg")
         let quitter = Task { try await pipeline.image(url: url, size: .longestEdge(100)) }
         let stayers = (0..<3).map { _ in Task { try await pipeline.image(url: url, size: .longestEdge(100)) } }
+        #expect(await APIKit.eventually { pipeline.statistics.coalesced == 3 })
         #expect(await APIKit.eventually { server.bodyBytesSent(path: "/slow.jpg") > 50_000 })
         quitter.cancel()
         do {

@@ -45,7 +45,7 @@ public final class ImagePipeline: Sendable {
     let originals = TaskCoalescer<String, Original, ImagePipelineError>()
     /// The validator each URL was last downloaded with, so a later request can build its cache
     /// key without asking the server. Bounded (LRU) so a crawler's memory does not grow forever.
-    let validators = Cache<String, KnownValidator>(costLimit: .max, countLimit: 100_000, entryCostFraction: 1)
+    let validators = Cache<String, KnownValidator>(costLimit: 1 << 40, countLimit: 100_000, entryCostFraction: 1)
     let pipelineObservers: [any ImagePipelineObserver]
     let counters = Mutex(Statistics())
 
