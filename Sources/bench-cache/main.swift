@@ -10,16 +10,16 @@ import GalleryTestSupport
 //            pipelines doing the same (no coalescing), with the downloads and decodes each did.
 // Usage: bench-cache DIR [--size 256] [--concurrent 8] [--photos 24]
 var arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String, _ fallback: Int) -> Int {
+func option(_ name: String, _ fallback: Int, in arguments: inout [String]) -> Int {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let value = Int(arguments[i + 1]) else {
         return fallback
     }
     arguments.removeSubrange(i...(i + 1))
     return value
 }
-let size = option("--size", 256)
-let concurrent = option("--concurrent", 8)
-let photoLimit = option("--photos", 24)
+let size = option("--size", 256, in: &arguments)
+let concurrent = option("--concurrent", 8, in: &arguments)
+let photoLimit = option("--photos", 24, in: &arguments)
 guard let directory = arguments.first else {
     FileHandle.standardError.write(Data("usage: bench-cache DIR [--size N] [--concurrent N] [--photos N]\n".utf8))
     exit(2)
@@ -66,10 +66,13 @@ print("  downloads \(stats.downloads), decodes \(stats.decodes), cache hits \(st
 
 // N concurrent requests for one uncached photo: coalesced in one pipeline, then N pipelines.
 let target = names[names.count / 2]
+let targetURL = url(target)
 let fresh = ImagePipeline(configuration: configuration)
 let coalescedTime = try await seconds {
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for _ in 0..<concurrent { group.addTask { _ = try await fresh.image(url: url(target), size: .longestEdge(size)) } }
+        for _ in 0..<concurrent {
+            group.addTask { [fresh, targetURL, size] in _ = try await fresh.image(url: targetURL, size: .longestEdge(size)) }
+        }
         try await group.waitForAll()
     }
 }
@@ -78,7 +81,9 @@ print("\(concurrent) concurrent requests, one pipeline (coalesced): \(format(coa
 let separate = (0..<concurrent).map { _ in ImagePipeline(configuration: configuration) }
 let separateTime = try await seconds {
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for p in separate { group.addTask { _ = try await p.image(url: url(target), size: .longestEdge(size)) } }
+        for p in separate {
+            group.addTask { [targetURL, size] in _ = try await p.image(url: targetURL, size: .longestEdge(size)) }
+        }
         try await group.waitForAll()
     }
 }

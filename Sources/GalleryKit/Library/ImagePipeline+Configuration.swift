@@ -19,7 +19,7 @@ extension ImagePipeline {
         public var cacheCostLimit = 256 << 20
         /// The most bitmaps the pipeline's own cache holds. Ignored when ``cache`` is set.
         public var cacheCountLimit = 1000
-        /// A cache to use instead of a new one, e.g. ``ImageCache/shared`` to share decoded bitmaps
+        /// A cache to use instead of a new one, e.g. `ImageCache.shared` to share decoded bitmaps
         /// with other code of the process.
         public var cache: ImageCache?
         /// A folder where downloaded originals are kept (created when missing). A later request,

@@ -24,7 +24,7 @@ import Synchronization
 /// caller waits for the same work, the download is aborted and the decode skipped.
 /// A cached URL is not revalidated with the server: its validator is the one seen on download.
 public final class ImagePipeline: Sendable {
-    /// The process-wide pipeline: default configuration, sharing ``ImageCache/shared``.
+    /// The process-wide pipeline: default configuration, sharing `ImageCache.shared`.
     public static let shared: ImagePipeline = {
         var configuration = Configuration()
         configuration.cache = .shared
@@ -70,8 +70,10 @@ public final class ImagePipeline: Sendable {
 
     /// The image of `request`, upright, at the requested size.
     ///
-    /// - Parameter progress: called as the original arrives and when decoding starts; shared work
-    ///   reports to every request waiting on it. Called from other threads: keep it quick.
+    /// - Parameters:
+    ///   - request: the source and the size wanted.
+    ///   - progress: called as the original arrives and when decoding starts; shared work
+    ///     reports to every request waiting on it. Called from other threads: keep it quick.
     /// - Throws: ``ImagePipelineError`` naming the source and stage; ``ImagePipelineError/isCancellation``
     ///   is true when the calling task was cancelled.
     public func image(for request: ImageRequest,

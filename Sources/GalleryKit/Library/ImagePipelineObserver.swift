@@ -14,7 +14,7 @@ public enum ImagePipelineEvent: Sendable {
     case failed(ImageRequest, ImagePipelineError)
 }
 
-/// Receives ``ImagePipelineEvent``s as well as the transfer events of ``TransferObserver``,
+/// Receives ``ImagePipelineEvent``s as well as the transfer events of `TransferObserver`,
 /// the protocol the command-line progress bar uses. Add it to
 /// ``ImagePipeline/Configuration/observers``; other `TransferObserver`s there get transfer events only.
 ///

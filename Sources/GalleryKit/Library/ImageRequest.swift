@@ -5,7 +5,7 @@
 public struct ImageRequest: Sendable, Hashable, CustomStringConvertible {
     /// Where the encoded image comes from.
     public enum Source: Sendable, Hashable, CustomStringConvertible {
-        /// An `http` or `https` URL, fetched through the pipeline's ``TransferEngine``.
+        /// An `http` or `https` URL, fetched through the pipeline's `TransferEngine`.
         case url(String)
         /// A local file path, read from disk (never copied into the originals store).
         case file(String)

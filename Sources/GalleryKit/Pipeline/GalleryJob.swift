@@ -11,6 +11,7 @@ public struct GalleryJob: Sendable {
         case urlList(text: String, name: String)
     }
 
+    /// Where the photos come from.
     public var source: Source
     /// The gallery folder (created when missing; re-runs are incremental).
     public var folder: String
@@ -37,6 +38,7 @@ public struct GalleryJob: Sendable {
     /// How often a listing page that is not JSON is asked for again.
     public var pageAttempts = 3
 
+    /// A job with default settings reading `source` into `folder`.
     public init(source: Source, folder: String) {
         self.source = source
         self.folder = folder

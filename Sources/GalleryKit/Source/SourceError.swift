@@ -12,6 +12,7 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The list is present but is not an array, or the page has some other fatal shape problem.
     case malformedPage(page: URL, reason: String)
 
+    /// One line: where, then what went wrong.
     public var description: String {
         switch self {
         case let .notJSON(page, reason):

@@ -1,14 +1,17 @@
 /// A file to fetch to disk.
 public struct DownloadRequest: Sendable {
+    /// The http(s) URL to fetch.
     public var url: String
     /// The final path; `PATH.part` and `PATH.part.meta` are used beside it while downloading.
     public var destination: String
+    /// Extra request headers.
     public var headers: HTTPHeaders
     /// Reject bodies that do not start with a JPEG, PNG, GIF or WebP signature (whatever Content-Type says).
     public var expectImage: Bool
     /// fsync before publishing; nil uses the engine configuration.
     public var durable: Bool?
 
+    /// A download of `url` to `destination`.
     public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,
                 durable: Bool? = nil) {
         self.url = url
@@ -21,11 +24,14 @@ public struct DownloadRequest: Sendable {
 
 /// A completed download.
 public struct DownloadResult: Sendable {
+    /// The URL fetched.
     public var url: String
+    /// The file written.
     public var path: String
     /// Size of the file written.
     public var bytes: Int64
     /// Bytes that came from a partial left by an earlier attempt or process.
     public var resumedFrom: Int64
+    /// Timings and byte counts over all attempts.
     public var metrics: TransferMetrics
 }

@@ -59,8 +59,10 @@ public struct DataRequest: Sendable {
         return response
     }
 
+    /// Runs the request and returns the body bytes.
     public func data() async throws(TransferError) -> [UInt8] { try await response().body }
 
+    /// Runs the request and returns the body as UTF-8 text.
     public func string() async throws(TransferError) -> String { try await response().text }
 
     /// The body parsed with JSONSerialization (dictionaries, arrays, numbers, strings).
@@ -72,6 +74,7 @@ public struct DataRequest: Sendable {
         }
     }
 
+    /// Runs the request and decodes the JSON body as `type`.
     public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) async throws(TransferError) -> T {
         let r = try await response()
         do { return try decoder.decode(T.self, from: Data(r.body)) } catch {

@@ -1,10 +1,15 @@
 /// A fully built request: what a `Router` turns into, and what the engine sends.
 public struct HTTPRequest: Sendable {
+    /// The method.
     public var method: HTTPMethod
+    /// The http(s) URL.
     public var url: String
+    /// Request headers (the engine's defaults are added unless set here).
     public var headers: HTTPHeaders
+    /// The body, if any.
     public var body: [UInt8]?
 
+    /// A request; GET without a body by default.
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil) {
         self.method = method
         self.url = url
