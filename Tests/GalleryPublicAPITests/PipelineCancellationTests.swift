@@ -53,3 +53,40 @@ import Testing
         #expect(bitmap.width == 64)
     }
 }
+
+/// Cancelling also stops the decode: a request cancelled while its work waits for a worker
+/// thread is never decoded, and returns at once instead of waiting for that thread.
+@Suite struct PipelineDecodeCancellationTests {
+    @Test func aCancelledRequestWaitingForAWorkerIsNeverDecoded() async throws {
+        let dir = try TempDirectory()
+        // A 24 MP photo-sized JPEG keeps the only worker busy for a while with its full decode.
+        var noise = Bitmap(width: 6000, height: 4000, format: .rgb8)
+        noise.withUnsafeMutableBytes { bytes in
+            var state: UInt32 = 0x1234_5678
+            for i in 0..<bytes.count {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                bytes[i] = UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        let big = try dir.write(try ImageEncoder.encodeJPEG(noise, quality: 90), to: "big.jpg")
+        let pipeline = APIKit.pipeline { $0.workers = 1 }
+
+        let busy = Task { try await pipeline.image(fileAt: big) }
+        #expect(await APIKit.eventually { pipeline.statistics.decodes == 1 })  // the big decode is running
+        let small = Task { try await pipeline.image(fileAt: Corpus.path(APIKit.uprightPhoto), size: .longestEdge(64)) }
+        try await Task.sleep(for: .milliseconds(20))
+        small.cancel()
+        do {
+            _ = try await small.value
+            Issue.record("the cancelled request returned an image")
+        } catch let error as ImagePipelineError {
+            #expect(error.isCancellation, "\(error)")
+        }
+        // The cancelled request's read and decode were queued behind the big decode: skipped.
+        #expect(pipeline.statistics.decodes == 1)
+        let bitmap = try await busy.value
+        #expect(bitmap.width == 6000 && bitmap.height == 4000)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(pipeline.statistics.decodes == 1, "the cancelled request was decoded after all")
+    }
+}

@@ -9,8 +9,9 @@ extension ImagePipeline {
         let name = source.description
         let plan = DecodePlan(size: request.size, options: configuration.decodeOptions)
         let started = ContinuousClock.now
+        // A job still queued when the task is cancelled is skipped by the pool; one already
+        // running finishes (libjpeg and libpng have no cheap abort), and its result is dropped.
         let decoded = try await onWorker(source, stage: .decode) { [self] () throws(ImagePipelineError) in
-            if Task.isCancelled { throw .cancelled(source, stage: .decode) }
             counters.withLock { $0.decodes += 1 }
             do throws(DecodeError) { return try plan.decode(bytes, name: name) } catch {
                 throw ImagePipelineError(source: source, stage: .decode, reason: .decode(error))

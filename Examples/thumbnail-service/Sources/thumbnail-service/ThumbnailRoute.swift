@@ -13,13 +13,13 @@ struct ThumbnailRoute: Sendable {
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        guard let url = query.get("url").map(String.init), !url.isEmpty else {
+        guard let url = query.get("url").map { String($0) }, !url.isEmpty else {
             return Self.text(.badRequest, "missing url parameter: /thumb?url=https://...&size=256")
         }
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
             return Self.text(.badRequest, "url must be http or https: \(url)")
         }
-        let sizeText = query.get("size").map(String.init) ?? "256"
+        let sizeText = query.get("size").map { String($0) } ?? "256"
         guard let edge = Int(sizeText), (1...maxEdge).contains(edge) else {
             return Self.text(.badRequest, "size must be a whole number of pixels in 1...\(maxEdge), not '\(sizeText)'")
         }
