@@ -37,6 +37,20 @@ func seconds(_ work: () async throws -> Void) async rethrows -> Double {
     try await work()
     return (ContinuousClock.now - start) / .seconds(1)
 }
+/// Seconds per hit over `count` requests, timed off the main actor (so no actor hop per call).
+func warmHits(_ pipeline: ImagePipeline, _ request: ImageRequest, count: Int) async throws -> Double {
+    let start = ContinuousClock.now
+    for _ in 0..<count { _ = try await pipeline.image(for: request) }
+    return (ContinuousClock.now - start) / .seconds(1) / Double(count)
+}
+/// Seconds per synchronous cache lookup (`cachedImage(for:)`, no async call at all).
+func lookups(_ pipeline: ImagePipeline, _ request: ImageRequest, count: Int) -> Double {
+    let start = ContinuousClock.now
+    var found = 0
+    for _ in 0..<count where pipeline.cachedImage(for: request) != nil { found += 1 }
+    precondition(found == count)
+    return (ContinuousClock.now - start) / .seconds(1) / Double(count)
+}
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func format(_ s: Double) -> String { s >= 0.001 ? String(format: "%.1f ms", s * 1000) : String(format: "%.2f µs", s * 1e6) }
 
@@ -47,21 +61,21 @@ let sample = Array(names.prefix(photoLimit))
 print("photos: \(sample.count) of \(names.count) in \(directory), size \(size), \(configuration.workers) workers, nginx on 127.0.0.1")
 
 // Cold, then warm, per photo. Warm is timed over many hits to see below the clock's resolution.
-var cold: [Double] = [], warm: [Double] = []
+var cold: [Double] = [], warm: [Double] = [], lookup: [Double] = []
 var pixels = 0
 let hits = 20_000
 for name in sample {
     var bitmap: Bitmap?
     cold.append(try await seconds { bitmap = try await pipeline.image(url: url(name), size: .longestEdge(size)) })
     pixels += bitmap!.width * bitmap!.height
-    let total = try await seconds {
-        for _ in 0..<hits { _ = try await pipeline.image(url: url(name), size: .longestEdge(size)) }
-    }
-    warm.append(total / Double(hits))
+    let request = ImageRequest(url: url(name), size: .longestEdge(size))
+    warm.append(try await warmHits(pipeline, request, count: hits))
+    lookup.append(lookups(pipeline, request, count: hits))
 }
 let stats = pipeline.statistics
 print("cold request (download + decode + scale): median \(format(median(cold))), min \(format(cold.min()!)), max \(format(cold.max()!))")
 print("warm request (cache hit):                  median \(format(median(warm))), min \(format(warm.min()!)), max \(format(warm.max()!))")
+print("cachedImage(for:) lookup (synchronous):    median \(format(median(lookup))), min \(format(lookup.min()!)), max \(format(lookup.max()!))")
 print("  downloads \(stats.downloads), decodes \(stats.decodes), cache hits \(stats.cacheHits) for \(sample.count) photos x (1 + \(hits)) requests")
 
 // N concurrent requests for one uncached photo: coalesced in one pipeline, then N pipelines.
