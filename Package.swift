@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already a dependency of Hummingbird; named so the demo server can shut down gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // `swift package generate-documentation --target GalleryKit` (DocC); a plugin, not linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libcurl, with typed wrappers for the variadic curl_easy_setopt / curl_multi_setopt.
@@ -55,6 +57,8 @@ let package = Package(
             ],
             resources: [.copy("Resources/demo-photos")]
         ),
+        // Scripts/bench-cache: the pipeline's cold, warm and coalesced requests on real photos.
+        .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging"]),
         .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"]),
@@ -62,5 +66,7 @@ let package = Package(
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport"]),
+        // The library as a user sees it: imported without @testable, public symbols only.
+        .testTarget(name: "GalleryPublicAPITests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
     ]
 )

@@ -21,7 +21,9 @@ import Testing
         }
         #expect(result.metrics.attempts == 2)
         let g = gap(server, "/a.jpg")
-        #expect(g >= 0.95 && g < 3, "gap \(g)")
+        // The lower bound shows the wait; the upper one only rules out a far longer one (a loaded 2-core
+        // machine has stalled this process for seconds).
+        #expect(g >= 0.95 && g < 10, "gap \(g)")
     }
 
     @Test func retryAfterDateIsHonoured() async throws {
@@ -36,7 +38,7 @@ import Testing
         }
         // An HTTP date has whole seconds, so "in 2 s" means between 1 and 2 s from now.
         let g = gap(server, "/a.jpg")
-        #expect(g >= 0.9 && g < 3, "gap \(g)")
+        #expect(g >= 0.9 && g < 10, "gap \(g)")
     }
 
     @Test func retryAfterIsCappedByConfiguration() async throws {
@@ -48,7 +50,7 @@ import Testing
                 .download(DownloadRequest(url: server.url("/a.jpg"), destination: dir.file("a")))
         }
         let g = gap(server, "/a.jpg")
-        #expect(g >= 0.25 && g < 2, "gap \(g)")
+        #expect(g >= 0.25 && g < 60, "gap \(g): capped at 0.3 s, not the 3,600 s asked")
     }
 
     @Test(arguments: [500, 502, 503, 504, 408])

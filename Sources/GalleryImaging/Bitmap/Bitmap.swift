@@ -28,9 +28,13 @@ public enum PixelFormat: String, Sendable, Hashable, Codable, CaseIterable {
 /// The pixels live in a copy-on-write array, so a `Bitmap` is a value that can be shared across
 /// tasks freely; the decoded-image cache hands the same storage to every reader.
 public struct Bitmap: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// The layout of one pixel.
     public let format: PixelFormat
+    /// Bytes from the start of one row to the start of the next (at least `width * format.channels`).
     public let bytesPerRow: Int
     /// The pixel bytes, `height * bytesPerRow` of them.
     public private(set) var pixels: [UInt8]

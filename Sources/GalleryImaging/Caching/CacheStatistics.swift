@@ -22,6 +22,7 @@ public struct CacheStatistics: Sendable, Hashable {
     /// Number of entries held now.
     public var count = 0
 
+    /// All zero.
     public init() {}
 
     /// Hits as a fraction of all lookups (0 when there were none).

@@ -17,6 +17,8 @@ public struct ImageCacheKey: Hashable, Sendable {
         case full
         /// Scaled so the longest edge is at most this many pixels.
         case longestEdge(Int)
+        /// Scaled to fit inside a box of this many pixels, aspect ratio kept, never upscaled.
+        case fit(width: Int, height: Int)
     }
 
     /// The source: a URL string or a content hash.

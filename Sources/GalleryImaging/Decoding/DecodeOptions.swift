@@ -42,6 +42,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Off, the decoder takes the plain path (tests compare the two).
     public var useFastPaths: Bool
 
+    /// Options with the given target and guards; the defaults refuse more than 100 MP, 1000 scans, 512 MiB decoded or 1 GiB of codec memory.
     public init(target: DecodeTarget = .fullSize,
                 maxPixels: Int = 100_000_000,
                 maxScans: Int = 1_000,

@@ -3,9 +3,11 @@
 public struct DecodedImage: Sendable {
     /// The pixels as stored in the file (not yet oriented), possibly reduced.
     public let bitmap: Bitmap
+    /// The file's format.
     public let format: ImageFormat
     /// Size of the full image as stored, before any reduction.
     public let sourceWidth: Int
+    /// Height of the full image as stored, before any reduction.
     public let sourceHeight: Int
     /// How to turn the stored pixels upright; apply once, after scaling (`Bitmap.oriented(_:)`).
     public let orientation: Orientation
@@ -20,12 +22,15 @@ public struct DecodedImage: Sendable {
 
 /// What the header says, without decoding pixels.
 public struct ImageInfo: Sendable, Hashable {
+    /// The file's format.
     public let format: ImageFormat
     /// Size as stored, before orientation.
     public let width: Int
+    /// Height as stored, before orientation.
     public let height: Int
     /// The pixel format a full decode produces (CMYK JPEG decodes to `.rgb8`).
     public let pixelFormat: PixelFormat
+    /// The EXIF orientation (`.up` when there is none).
     public let orientation: Orientation
     /// Progressive JPEG or Adam7-interlaced PNG.
     public let isProgressive: Bool

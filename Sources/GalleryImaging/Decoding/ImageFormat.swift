@@ -3,11 +3,17 @@
 /// Only the bytes decide: a file name or a Content-Type header can lie (an HTML error page served as
 /// `photo.jpg` is common), the signature cannot.
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    /// JPEG (`FF D8 FF`); decoded.
     case jpeg
+    /// PNG (`89 50 4E 47 0D 0A 1A 0A`); decoded.
     case png
+    /// GIF (`GIF87a` / `GIF89a`); recognised, not decoded.
     case gif
+    /// WebP (`RIFF....WEBP`); recognised, not decoded.
     case webp
+    /// BMP (`BM`); recognised, not decoded.
     case bmp
+    /// TIFF (`II*\0` / `MM\0*`); recognised, not decoded.
     case tiff
 
     /// Whether ``ImageDecoder`` can decode this format. The others are recognised only so the error

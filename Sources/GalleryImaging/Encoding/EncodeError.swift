@@ -5,6 +5,7 @@ public enum EncodeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The codec refused; `format` is "JPEG" or "PNG", `reason` its message.
     case codecFailed(format: String, reason: String)
 
+    /// One line saying what failed.
     public var description: String {
         switch self {
         case .invalidParameter(let what): "cannot encode: \(what)"

@@ -14,6 +14,7 @@ public struct Thumbnailer: Sendable {
     /// The scaler from the codec-reduced size to the exact thumbnail size.
     public var resampler: Resampler
 
+    /// A thumbnailer for `longestEdge`-pixel thumbnails at JPEG quality `jpegQuality`.
     public init(longestEdge: Int = 256, jpegQuality: Int = 85,
                 decodeOptions: DecodeOptions = DecodeOptions(), resampler: Resampler = .default) {
         precondition(longestEdge > 0, "a thumbnail has at least one pixel")
@@ -74,7 +75,9 @@ public struct Thumbnailer: Sendable {
 
 /// Encoded image bytes and their format.
 public struct EncodedImage: Sendable, Hashable {
+    /// The encoded bytes.
     public let bytes: [UInt8]
+    /// Their format (`.jpeg` or `.png`).
     public let format: ImageFormat
 
     /// The usual file name extension for the format (`jpg`, `png`).

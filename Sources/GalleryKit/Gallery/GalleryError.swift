@@ -9,6 +9,7 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A value could not be encoded to JSON for `path`.
     case encoding(path: String, reason: String)
 
+    /// One line: the call or path, then what went wrong.
     public var description: String {
         switch self {
         case let .system(call, path, code):

@@ -7,24 +7,37 @@ import Foundation
 public struct GalleryManifest: Sendable, Hashable, Codable {
     /// Whether a photo made it into the gallery.
     public enum Status: String, Sendable, Hashable, Codable {
-        case ok, failed
+        /// In the gallery, with its original and thumbnails.
+        case ok
+        /// Not in the gallery; `error` says why.
+        case failed
     }
 
     /// One photo of the manifest.
     public struct Photo: Sendable, Hashable, Codable {
+        /// The photo's id at its source.
         public var id: Int
+        /// The photo's title.
         public var name: String
+        /// The photographer's name, when the source gave one.
         public var photographer: String?
+        /// The source's rating, when it gave one.
         public var rating: Double?
+        /// The URL the original was downloaded from.
         public var sourceURL: String?
         /// Path of the original, relative to the gallery root.
         public var original: String?
+        /// Lower-case hex SHA-256 of the original, to verify it byte for byte.
         public var sha256: String?
+        /// Size of the original in bytes.
         public var bytes: Int?
+        /// Upright width of the original in pixels.
         public var width: Int?
+        /// Upright height of the original in pixels.
         public var height: Int?
         /// Thumbnail paths keyed by size (as a string: JSON keys are strings).
         public var thumbnails: [String: String]
+        /// Whether the photo is in the gallery.
         public var status: Status
         /// Why the photo failed; only when `status` is `failed`.
         public var error: String?
@@ -39,12 +52,14 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
     public var generated: String
     /// What the photos came from: the API base URL or the URL list's path.
     public var source: String
+    /// Every photo seen, in first-seen order.
     public var photos: [Photo]
 
     /// The reason recorded for a photo that was seen but never finished and never failed
     /// (the run was interrupted or the photo is still pending).
     public static let incompleteReason = "incomplete: the original was not downloaded"
 
+    /// The manifest of `state`, for photos from `source`, stamped with `generated`.
     public init(state: GalleryState, source: String, generated: Date) {
         self.generated = generated.formatted(.iso8601)
         self.source = source

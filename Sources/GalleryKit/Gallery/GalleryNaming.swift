@@ -19,8 +19,11 @@ public enum GalleryNaming {
     /// What an empty or entirely non-Latin name becomes.
     public static let fallbackSlug = "photo"
 
+    /// The gallery's index page, relative to its root.
     public static let indexPath = "index.html"
+    /// The manifest, relative to the gallery root.
     public static let manifestPath = "gallery.json"
+    /// The run's journal, relative to the gallery root.
     public static let journalPath = ".fetch-gallery/journal.jsonl"
 
     /// The folder of the per-photo pages.

@@ -13,6 +13,7 @@ public struct GalleryWriter: Sendable {
     /// What the photos came from, recorded in the manifest.
     public var source: String
 
+    /// A writer for the gallery in `folder`, titled `title`; `source` names where the photos came from.
     public init(folder: String, title: String = "Gallery", source: String) {
         self.folder = folder
         self.title = title
@@ -21,7 +22,10 @@ public struct GalleryWriter: Sendable {
 
     /// Regenerates the manifest, the index and the photo pages.
     ///
-    /// - Parameter comments: comments to show, by photo id; photos without are fine.
+    /// - Parameters:
+    ///   - state: the journal's state: which photos, originals and thumbnails there are.
+    ///   - comments: comments to show, by photo id; photos without are fine.
+    ///   - generated: the time stamped into the manifest.
     public func write(_ state: GalleryState, comments: [Int: [Comment]] = [:], generated: Date = Date()) throws(GalleryError) {
         var pages: Set<String> = []
         for entry in state.orderedEntries where entry.isComplete {

@@ -20,10 +20,15 @@ public protocol GalleryObserver: Sendable {
 
 /// The outcome of a run.
 public struct GalleryRunSummary: Sendable {
+    /// Listing pages read.
     public var pagesFetched = 0
+    /// Listing pages that could not be read.
     public var pagesFailed = 0
+    /// Photos selected for the gallery.
     public var photosQueued = 0
+    /// Photos that made it into the gallery.
     public var photosOK = 0
+    /// Photos that failed.
     public var photosFailed = 0
     /// Photo bytes downloaded this run.
     public var bytesDownloaded: Int64 = 0
@@ -34,5 +39,6 @@ public struct GalleryRunSummary: Sendable {
     /// Nothing could be read from the source at all (the first page failed, or the list was unusable).
     public var sourceError: String?
 
+    /// All zero.
     public init() {}
 }

@@ -11,6 +11,7 @@ public struct GalleryJob: Sendable {
         case urlList(text: String, name: String)
     }
 
+    /// Where the photos come from.
     public var source: Source
     /// The gallery folder (created when missing; re-runs are incremental).
     public var folder: String
@@ -46,6 +47,7 @@ public struct GalleryJob: Sendable {
     /// How to lift the address rule, quoted when it refuses a connection.
     public var privateAddressesHint = "--allow-private-addresses lifts this"
 
+    /// A job with default settings reading `source` into `folder`.
     public init(source: Source, folder: String) {
         self.source = source
         self.folder = folder

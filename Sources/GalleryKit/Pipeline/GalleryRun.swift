@@ -3,11 +3,12 @@ import Synchronization
 
 /// One run of the gallery pipeline: listing pages -> photo downloads -> thumbnails -> gallery folder,
 /// with every stage overlapping. Pages are fetched one ahead of need; each photo is a task that
-/// downloads through the ``TransferEngine`` (its own limits apply) and then thumbnails on the
+/// downloads through the `TransferEngine` (its own limits apply) and then thumbnails on the
 /// ``WorkerPool``; the feed runs at most ``GalleryJob/lookahead`` photos ahead of the finished
 /// ones, so memory stays flat. Progress is journaled, so a re-run (or a run after SIGKILL) picks up
 /// where this one left off, and the manifest and pages are written from the journal at the end.
 public final class GalleryRun: Sendable {
+    /// What the run does.
     public let job: GalleryJob
     let engine: TransferEngine
     let pool: WorkerPool
@@ -23,7 +24,12 @@ public final class GalleryRun: Sendable {
     /// The class of the address the API's listing pages came from (the most public one seen).
     let apiAddressClass = Mutex<AddressClass?>(nil)
 
+    /// A run of `job`, not started yet (see ``run()``).
+    ///
     /// - Parameters:
+    ///   - job: what to fetch and where the gallery goes.
+    ///   - engine: the transfer engine for pages and photos (its limits apply).
+    ///   - observers: receivers of the run's ``GalleryEvent``s, such as a progress display.
     ///   - cache: decoded thumbnails, keyed by content hash and size. The default is a small cache
     ///     of this run's own, so memory does not grow with the number of photos.
     public init(job: GalleryJob, engine: TransferEngine, cache: ImageCache = ImageCache(costLimit: 32 << 20),
@@ -47,6 +53,7 @@ public final class GalleryRun: Sendable {
         work.withLock { $0?.cancel() }
     }
 
+    /// Whether ``requestStop()`` was called.
     public var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
     /// Runs the job to its end (or until ``requestStop()``) and writes `index.html`, the photo pages and

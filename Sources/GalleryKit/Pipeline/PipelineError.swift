@@ -20,6 +20,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The stage, then the stage's own error.
     public var description: String {
         switch self {
         case .transfer(let e): "download: \(e)"

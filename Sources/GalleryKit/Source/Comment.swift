@@ -4,12 +4,16 @@ import Foundation
 ///
 /// Required: `id` and `body`; the author and date are optional.
 public struct Comment: Sendable, Hashable, Codable {
+    /// The comment's id.
     public var id: Int
+    /// The comment's text (plain text; escaped when rendered).
     public var body: String
+    /// Who wrote it, when given.
     public var user: PhotoUser?
     /// The server's timestamp, kept as text: it is only shown, never computed with.
     public var createdAt: String?
 
+    /// Creates a comment.
     public init(id: Int, body: String, user: PhotoUser? = nil, createdAt: String? = nil) {
         self.id = id
         self.body = body
@@ -22,6 +26,7 @@ public struct Comment: Sendable, Hashable, Codable {
         case createdAt = "created_at"
     }
 
+    /// Reads a comment from the API's JSON.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(Int.self, forKey: .id)
@@ -34,13 +39,18 @@ public struct Comment: Sendable, Hashable, Codable {
 /// One page of a photo's comments (`/photos/ID/comments?page=N`), decoded as tolerantly
 /// as `PhotoPage`.
 public struct CommentPage: Sendable, Hashable, Codable {
+    /// The page number, as the API reported it.
     public var currentPage: Int?
+    /// The number of pages, when the API says.
     public var totalPages: Int?
+    /// The number of comments in all pages, when the API says.
     public var totalItems: Int?
+    /// The usable comments of the page.
     public var comments: [Comment]
     /// Items of `comments` that could not be decoded. Not part of the encoded form.
     public var skipped: [SkippedItem]
 
+    /// A page of comments.
     public init(currentPage: Int? = nil, totalPages: Int? = nil, totalItems: Int? = nil, comments: [Comment], skipped: [SkippedItem] = []) {
         self.currentPage = currentPage
         self.totalPages = totalPages
@@ -56,6 +66,7 @@ public struct CommentPage: Sendable, Hashable, Codable {
         case totalItems = "total_items"
     }
 
+    /// Reads a page, skipping comments that cannot be read.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         currentPage = c.lenient(Int.self, forKey: .currentPage)
@@ -64,6 +75,7 @@ public struct CommentPage: Sendable, Hashable, Codable {
         (comments, skipped) = partition(try c.decode([LossyElement<Comment>].self, forKey: .comments))
     }
 
+    /// Writes the page in the API's JSON shape.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(currentPage, forKey: .currentPage)

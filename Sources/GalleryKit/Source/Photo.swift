@@ -11,18 +11,28 @@ import Foundation
 /// - everything else is optional: absent, `null` or wrong-typed gives nil.
 /// - `nsfw` fails closed: a value that is present but not understood counts as NSFW.
 public struct Photo: Sendable, Hashable, Codable {
+    /// The photo's id at its source.
     public var id: Int
+    /// The photo's title.
     public var name: String
+    /// The source's description text.
     public var description: String?
+    /// Whether the source marks the photo not safe for work.
     public var nsfw: Bool
+    /// The source's rating.
     public var rating: Double?
+    /// The photographer.
     public var user: PhotoUser?
+    /// Pixel width of the largest size, as listed.
     public var width: Int?
+    /// Pixel height of the largest size, as listed.
     public var height: Int?
     /// `image_url`: a single URL, or the first of several when the server sends an array.
     public var imageURL: String?
+    /// Every image size offered.
     public var images: [PhotoImage]
 
+    /// Creates a photo.
     public init(
         id: Int, name: String, description: String? = nil, nsfw: Bool = false, rating: Double? = nil,
         user: PhotoUser? = nil, width: Int? = nil, height: Int? = nil, imageURL: String? = nil,
@@ -45,6 +55,7 @@ public struct Photo: Sendable, Hashable, Codable {
         case imageURL = "image_url"
     }
 
+    /// Reads a photo from the API's JSON, tolerating odd types (numbers as strings and the like).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(Int.self, forKey: .id)
@@ -68,6 +79,7 @@ public struct Photo: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the photo in the API's JSON shape.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -100,14 +112,18 @@ public struct Photo: Sendable, Hashable, Codable {
 
 /// The photographer, as far as the gallery needs one.
 public struct PhotoUser: Sendable, Hashable, Codable {
+    /// The photographer's user name.
     public var username: String
+    /// The photographer's full name, when given.
     public var fullname: String?
 
+    /// Creates a user.
     public init(username: String, fullname: String? = nil) {
         self.username = username
         self.fullname = fullname
     }
 
+    /// Reads a user from the API's JSON.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         username = try c.decode(String.self, forKey: .username)
@@ -119,8 +135,10 @@ public struct PhotoUser: Sendable, Hashable, Codable {
 public struct PhotoImage: Sendable, Hashable, Codable {
     /// The size as the server names it: a 500px size code such as 4, or a pixel size such as 2048.
     public var size: Int
+    /// Where this size is downloaded from.
     public var url: String
 
+    /// An image of size code `size` at `url`.
     public init(size: Int, url: String) {
         self.size = size
         self.url = url
@@ -128,6 +146,7 @@ public struct PhotoImage: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case size, url, httpsURL = "https_url" }
 
+    /// Reads an image entry from the API's JSON.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // Some servers send the size as a string ("2048"); accept it, reject anything else.
@@ -144,6 +163,7 @@ public struct PhotoImage: Sendable, Hashable, Codable {
         url = try c.lenient(String.self, forKey: .url) ?? c.decode(String.self, forKey: .httpsURL)
     }
 
+    /// Writes the image entry in the API's JSON shape.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(size, forKey: .size)

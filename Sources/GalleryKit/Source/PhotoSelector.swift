@@ -2,6 +2,7 @@ import Foundation
 
 /// A photo chosen for download, with the one image URL to fetch.
 public struct SelectedPhoto: Sendable, Hashable {
+    /// The photo.
     public var photo: Photo
     /// The http(s) URL of the chosen rendition.
     public var imageURL: URL
@@ -23,13 +24,17 @@ public enum RejectionReason: Sendable, Hashable {
 
 /// A listed photo that was left out, and why.
 public struct RejectedPhoto: Sendable, Hashable {
+    /// The photo's id.
     public var id: Int
+    /// Why it was left out.
     public var reason: RejectionReason
 }
 
 /// What one page contributed.
 public struct PageSelection: Sendable, Hashable {
+    /// Photos kept, in page order.
     public var selected: [SelectedPhoto] = []
+    /// Photos left out, with the reason.
     public var rejected: [RejectedPhoto] = []
 }
 
@@ -43,8 +48,11 @@ public struct PageSelection: Sendable, Hashable {
 ///   `ImageSizeRank`; `image_url` (size unknown) is used only when no sized image is usable;
 /// - stops at the page limit, at the server's `total_pages`, or after an empty page.
 public struct PhotoSelector: Sendable {
+    /// Keep photos marked NSFW.
     public var includeNSFW: Bool
+    /// Prefer this image size code when offered (else the largest).
     public var imageSize: Int?
+    /// Stop after this many pages.
     public var pageLimit: Int
 
     /// Selected photos in first-seen order.
@@ -54,6 +62,7 @@ public struct PhotoSelector: Sendable {
     private var totalPages: Int?
     private var sawEmptyPage = false
 
+    /// A selector reading at most `pageLimit` pages.
     public init(pageLimit: Int, includeNSFW: Bool = false, imageSize: Int? = nil) {
         self.pageLimit = pageLimit
         self.includeNSFW = includeNSFW

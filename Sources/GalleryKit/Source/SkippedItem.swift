@@ -7,6 +7,7 @@ public struct SkippedItem: Sendable, Hashable, Codable {
     /// Human-readable reason, naming the field that was missing or wrong-typed.
     public var reason: String
 
+    /// Item `index` of the page, skipped for `reason`.
     public init(index: Int, reason: String) {
         self.index = index
         self.reason = reason

@@ -14,6 +14,7 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A listed photo offers no http(s) image URL (only `file:`, `javascript:`, relative or broken ones).
     case noImageURL(photoID: Int, offered: [String])
 
+    /// One line: where, then what went wrong.
     public var description: String {
         switch self {
         case let .notJSON(page, reason):

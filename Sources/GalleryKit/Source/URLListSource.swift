@@ -4,7 +4,9 @@ import Foundation
 public struct RejectedLine: Sendable, Hashable {
     /// 1-based line number in the input.
     public var line: Int
+    /// The line as written.
     public var text: String
+    /// Why it was not used.
     public var reason: String
 }
 
@@ -15,7 +17,9 @@ public struct RejectedLine: Sendable, Hashable {
 /// trailing whitespace is ignored; only absolute http and https URLs are accepted, every
 /// other line is reported in `rejected`. The same URL twice gives one photo.
 public struct URLListSource: Sendable {
+    /// One photo per usable line, in file order.
     public private(set) var photos: [Photo] = []
+    /// Lines that were not usable.
     public private(set) var rejected: [RejectedLine] = []
 
     /// Parses `text`, the contents of a URL list file.

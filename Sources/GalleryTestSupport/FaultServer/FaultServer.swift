@@ -81,6 +81,10 @@ public final class FaultServer: Sendable {
     /// How many TCP connections were accepted so far (keep-alive reuse keeps this low).
     public var connectionCount: Int { core.state.withLock { $0.connectionCount } }
 
+    /// Connections open right now: a client that hung up is gone from here once the server's
+    /// next read or write on it fails (at once for a trickling or streaming response).
+    public var openConnectionCount: Int { core.state.withLock { $0.openConnections.count } }
+
     /// Stops listening, closes every connection (waking stalled ones) and waits up to 5 s for the
     /// server threads to end. Safe to call more than once.
     public func stop() { core.stop() }

@@ -2,11 +2,14 @@ import Foundation
 
 /// The end of one item of a batch.
 public struct BatchOutcome: Sendable {
+    /// The download asked for.
     public var request: DownloadRequest
     /// The download, or nil when the destination already existed and was skipped.
     public var result: Result<DownloadResult, TransferError>?
 
+    /// Whether the file was already there and nothing was fetched.
     public var isSkipped: Bool { result == nil }
+    /// The error, when the download failed.
     public var error: TransferError? {
         if case .failure(let e)? = result { return e }
         return nil

@@ -6,8 +6,10 @@ import Foundation
 public struct DestinationNamer: Sendable {
     private var used: Set<String> = []
 
+    /// A namer that has given out no name yet.
     public init() {}
 
+    /// A safe file name for `url`, unique among the names this namer gave.
     public mutating func name(for url: String) -> String {
         let base = Self.sanitize(Self.lastComponent(url))
         var candidate = base
@@ -47,6 +49,7 @@ public struct DestinationNamer: Sendable {
 
 /// The URL list format of `fetch-gallery download --urls`: one URL per line, blank lines and `#` comments skipped.
 public enum URLList {
+    /// The URLs of a list: one per line, blank lines and `#` comments skipped.
     public static func parse(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
             .map { String($0).asciiTrimmed }

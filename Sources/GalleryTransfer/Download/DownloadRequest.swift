@@ -1,8 +1,10 @@
 /// A file to fetch to disk.
 public struct DownloadRequest: Sendable {
+    /// The http(s) URL to fetch.
     public var url: String
     /// The final path; `PATH.part` and `PATH.part.meta` are used beside it while downloading.
     public var destination: String
+    /// Extra request headers.
     public var headers: HTTPHeaders
     /// Reject bodies that do not start with a JPEG, PNG, GIF or WebP signature (whatever Content-Type says).
     public var expectImage: Bool
@@ -11,6 +13,7 @@ public struct DownloadRequest: Sendable {
     /// Which addresses this download (and its redirects) may connect to.
     public var addressPolicy: AddressPolicy
 
+    /// A download of `url` to `destination`.
     public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,
                 durable: Bool? = nil, addressPolicy: AddressPolicy = .unrestricted) {
         self.addressPolicy = addressPolicy
@@ -24,11 +27,14 @@ public struct DownloadRequest: Sendable {
 
 /// A completed download.
 public struct DownloadResult: Sendable {
+    /// The URL fetched.
     public var url: String
+    /// The file written.
     public var path: String
     /// Size of the file written.
     public var bytes: Int64
     /// Bytes that came from a partial left by an earlier attempt or process.
     public var resumedFrom: Int64
+    /// Timings and byte counts over all attempts.
     public var metrics: TransferMetrics
 }

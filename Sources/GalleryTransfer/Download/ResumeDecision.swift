@@ -4,7 +4,9 @@ import Foundation
 /// Last-Modified date qualifies (RFC 9110 If-Range); a weak ETag ("W/") explicitly does not promise
 /// byte-identical content, so a server that sends one gets no resume even if it also sends Last-Modified.
 public enum Validator: Codable, Sendable, Equatable {
+    /// A strong entity tag, quotes included.
     case etag(String)
+    /// A `Last-Modified` date, as sent.
     case lastModified(String)
 
     /// The value for `If-Range`.
@@ -26,10 +28,14 @@ public enum Validator: Codable, Sendable, Equatable {
 
 /// A parsed `Content-Range: bytes START-END/TOTAL` or `bytes */TOTAL`.
 public struct ContentRange: Sendable, Equatable {
+    /// First byte of the range, nil for `*/total`.
     public var start: Int64?
+    /// Last byte of the range (inclusive), nil for `*/total`.
     public var end: Int64?
+    /// The full length, nil when the server wrote `*`.
     public var total: Int64?
 
+    /// Parses a `Content-Range` value; nil when it is malformed.
     public init?(_ value: String) {
         let v = value.trimmingCharacters(in: .whitespaces)
         guard v.lowercased().hasPrefix("bytes ") else { return nil }
@@ -53,9 +59,12 @@ public struct ContentRange: Sendable, Equatable {
 
 /// What is on disk for a destination before an attempt.
 public struct LocalPartial: Sendable, Equatable {
+    /// The sidecar found, if any.
     public var sidecar: Sidecar?
+    /// Bytes in the partial file.
     public var partSize: Int64
 
+    /// What was found on disk.
     public init(sidecar: Sidecar?, partSize: Int64) {
         self.sidecar = sidecar
         self.partSize = partSize
@@ -64,7 +73,9 @@ public struct LocalPartial: Sendable, Equatable {
 
 /// How to ask: from scratch, or for the rest of a partial.
 public enum ResumePlan: Sendable, Equatable {
+    /// Ask for the whole body.
     case fresh
+    /// Ask for the bytes from `from` on, if the representation still matches `validator`.
     case resume(from: Int64, validator: Validator)
 
     /// A partial is resumed only when its sidecar names the same URL, holds a trusted validator and the part
@@ -76,6 +87,7 @@ public enum ResumePlan: Sendable, Equatable {
         return .resume(from: local.partSize, validator: validator)
     }
 
+    /// The byte the download continues from (0 when starting over).
     public var offset: Int64 {
         if case .resume(let from, _) = self { return from }
         return 0
@@ -96,6 +108,7 @@ public enum ResumeDecision: Sendable, Equatable {
     /// Not a body we store (other statuses are handled by the retry policy and errors).
     case notApplicable
 
+    /// What to do with the partial file given the server's answer to a (possibly ranged) request.
     public static func decide(plan: ResumePlan, status: Int, headers: HTTPHeaders) -> ResumeDecision {
         // With a Content-Encoding, Content-Length and ranges count encoded bytes, not the decoded bytes we
         // store: the length cannot be checked on disk (libcurl checks it on the wire) and no resume is safe.

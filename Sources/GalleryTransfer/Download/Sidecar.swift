@@ -3,10 +3,14 @@ import Foundation
 /// The small JSON file beside a `.part` that makes it resumable: which URL, which version (validator) and
 /// how long the whole file is. Without it (or with a different URL) a part file is never resumed.
 public struct Sidecar: Codable, Sendable, Equatable {
+    /// The URL the partial file belongs to.
     public var url: String
+    /// The server's validator for the partial bytes (ETag or Last-Modified).
     public var validator: Validator?
+    /// The full length, when the server declared it.
     public var expectedLength: Int64?
 
+    /// Creates a sidecar record.
     public init(url: String, validator: Validator?, expectedLength: Int64?) {
         self.url = url
         self.validator = validator
@@ -16,10 +20,14 @@ public struct Sidecar: Codable, Sendable, Equatable {
 
 /// The paths used for one destination: `NAME.part` and `NAME.part.meta`.
 public struct PartPaths: Sendable, Equatable {
+    /// The final path.
     public let destination: String
+    /// The partial download beside it.
     public var part: String { destination + ".part" }
+    /// The partial's sidecar.
     public var sidecar: String { destination + ".part.meta" }
 
+    /// The paths for a download to `destination`.
     public init(destination: String) { self.destination = destination }
 
     /// Reads what an earlier attempt or process left. A missing or unreadable sidecar means "not resumable".

@@ -46,6 +46,7 @@ public struct AttemptMetrics: Sendable, Equatable {
     public var connectTime: Double = 0
     /// Seconds from start until the first response byte.
     public var timeToFirstByte: Double = 0
+    /// Seconds from the start to the last byte.
     public var totalTime: Double = 0
     /// Body bytes received on the wire by libcurl in this attempt.
     public var downloadedBytes: Int64 = 0
@@ -53,10 +54,12 @@ public struct AttemptMetrics: Sendable, Equatable {
     public var httpVersion: String = "?"
     /// New connections this attempt opened (0 means a kept-alive connection was reused).
     public var newConnections: Int = 0
+    /// Redirects followed.
     public var redirects: Int = 0
     /// The IP address the last connection of the attempt went to (CURLINFO_PRIMARY_IP), if any.
     public var primaryIP: String?
 
+    /// All zero.
     public init() {}
 
     init(_ easy: EasyHandle) {

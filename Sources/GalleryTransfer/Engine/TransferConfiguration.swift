@@ -8,9 +8,11 @@ public struct TransferConfiguration: Sendable {
     public var connectTimeout: Double = 10
     /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedWindow` seconds is aborted (and retried).
     public var lowSpeedLimit = 1024
+    /// The window, in seconds, over which `lowSpeedLimit` is measured.
     public var lowSpeedWindow = 15
     /// Seconds one transfer may take across all of its attempts and backoff waits, from its admission.
     public var deadline: Double = 300
+    /// How failed attempts are retried.
     public var retry = RetryPolicy()
     /// At most this many redirects are followed.
     public var maxRedirects = 5
@@ -32,5 +34,6 @@ public struct TransferConfiguration: Sendable {
     /// Receivers of progress and completion events.
     public var observers: [any TransferObserver] = []
 
+    /// The defaults: 16 transfers, 6 per host, 5 attempts, 300 s deadline, 256 MiB body cap.
     public init() {}
 }

@@ -8,12 +8,14 @@ import Synchronization
 /// Thread-safe: submit from any task. Requests are built with `request(_:)`, files fetched with
 /// `download(_:)`. Call `shutdown()` (or drop the last reference) to stop the loop thread.
 public final class TransferEngine: Sendable {
+    /// The limits and policies the engine was made with.
     public let configuration: TransferConfiguration
     let loop: MultiLoop
     let gate: AdmissionGate
     let observers: ObserverFanout
     private let lastID = Atomic<UInt64>(0)
 
+    /// Starts an engine (and its loop thread) with `configuration`.
     public init(configuration: TransferConfiguration = TransferConfiguration()) {
         self.configuration = configuration
         loop = MultiLoop(maxConnections: max(32, configuration.maxConcurrentTransfers * 2))

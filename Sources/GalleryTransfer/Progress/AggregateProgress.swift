@@ -6,14 +6,19 @@ import Synchronization
 public final class AggregateProgress: TransferObserver {
     /// Totals at one instant.
     public struct Snapshot: Sendable, Equatable {
+        /// Transfers that succeeded.
         public var succeeded = 0
+        /// Transfers that failed.
         public var failed = 0
+        /// Transfers running now.
         public var active = 0
         /// Bytes received over the network this run (resumed prefixes excluded).
         public var bytesReceived: Int64 = 0
         /// Bytes found on disk and resumed from.
         public var bytesResumed: Int64 = 0
+        /// Retries announced.
         public var retries = 0
+        /// Transfers that ended, either way.
         public var finished: Int { succeeded + failed }
     }
 
@@ -26,8 +31,10 @@ public final class AggregateProgress: TransferObserver {
 
     private let state = Mutex(State())
 
+    /// An aggregate with nothing counted yet.
     public init() {}
 
+    /// The totals now, read atomically.
     public var snapshot: Snapshot {
         state.withLock { s in
             var snap = s.snapshot
@@ -37,10 +44,12 @@ public final class AggregateProgress: TransferObserver {
         }
     }
 
+    /// Counts a started transfer.
     public func transferDidStart(id: TransferID, url: String) {
         state.withLock { $0.running[id] = (0, 0) }
     }
 
+    /// Updates the bytes of a transfer.
     public func transferDidProgress(_ p: TransferProgress) {
         state.withLock { s in
             // An attempt that restarts from 0 drops the earlier attempt's bytes from the live figure; they
@@ -49,10 +58,12 @@ public final class AggregateProgress: TransferObserver {
         }
     }
 
+    /// Counts a retry.
     public func transferWillRetry(id: TransferID, url: String, after error: TransferError, delay: Double) {
         state.withLock { $0.snapshot.retries += 1 }
     }
 
+    /// Counts a finished transfer.
     public func transferDidFinish(_ f: TransferFinish) {
         state.withLock { s in
             s.running[f.id] = nil

@@ -11,11 +11,15 @@ public struct TransferMetrics: Sendable, Equatable {
     /// The last attempt's libcurl timings and protocol.
     public var lastAttempt = AttemptMetrics()
 
+    /// All zero.
     public init() {}
 
     /// Seconds to connect, to the first byte and in total in the last attempt, and its HTTP version.
     public var connectTime: Double { lastAttempt.connectTime }
+    /// Seconds to the first byte of the last attempt.
     public var timeToFirstByte: Double { lastAttempt.timeToFirstByte }
+    /// Seconds the last attempt took.
     public var totalTime: Double { lastAttempt.totalTime }
+    /// The HTTP version of the last attempt (`1.1`, `2`).
     public var httpVersion: String { lastAttempt.httpVersion }
 }

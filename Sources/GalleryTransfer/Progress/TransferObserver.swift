@@ -1,12 +1,16 @@
 /// Identifies one logical transfer (all of its attempts) in events.
 public struct TransferID: Hashable, Sendable, CustomStringConvertible {
+    /// The number, unique within one engine.
     public let rawValue: UInt64
+    /// `#N`.
     public var description: String { "#\(rawValue)" }
 }
 
 /// Progress of one transfer: bytes held so far (including a resumed prefix), the total when known.
 public struct TransferProgress: Sendable, Equatable {
+    /// Which transfer.
     public var id: TransferID
+    /// Its URL.
     public var url: String
     /// Bytes of the body we hold now: `resumedFrom` plus what this attempt received.
     public var received: Int64
@@ -14,14 +18,19 @@ public struct TransferProgress: Sendable, Equatable {
     public var expected: Int64?
     /// Bytes that were already on disk when this attempt started (0 when not resumed).
     public var resumedFrom: Int64
+    /// The attempt, from 1.
     public var attempt: Int
 }
 
 /// The summary of a finished transfer: success or the error, with its metrics.
 public struct TransferFinish: Sendable {
+    /// Which transfer.
     public var id: TransferID
+    /// Its URL.
     public var url: String
+    /// Timings and byte counts over all attempts.
     public var metrics: TransferMetrics
+    /// The error, nil on success.
     public var error: TransferError?
 }
 
@@ -35,9 +44,13 @@ public protocol TransferObserver: Sendable {
 }
 
 extension TransferObserver {
+    /// Does nothing by default.
     public func transferDidStart(id: TransferID, url: String) {}
+    /// Does nothing by default.
     public func transferDidProgress(_ progress: TransferProgress) {}
+    /// Does nothing by default.
     public func transferWillRetry(id: TransferID, url: String, after error: TransferError, delay: Double) {}
+    /// Does nothing by default.
     public func transferDidFinish(_ finish: TransferFinish) {}
 }
 

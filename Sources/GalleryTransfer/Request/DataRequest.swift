@@ -15,6 +15,7 @@ public struct DataRequest: Sendable {
     var statusRanges: [Range<Int>] = []
     var contentTypes: [String] = []
     var expectImage = false
+    var progressHandler: (@Sendable (_ received: Int64, _ expected: Int64?) -> Void)?
 
     /// Accepts only these statuses (after redirects and retries).
     public func validate(statusCode range: Range<Int>) -> DataRequest {
@@ -64,16 +65,26 @@ public struct DataRequest: Sendable {
         return copy
     }
 
+    /// Calls `handler` as body bytes arrive: bytes received so far in the current attempt and the
+    /// declared length when the server sent one. Called on the engine's thread: keep it quick.
+    public func onProgress(_ handler: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void) -> DataRequest {
+        var copy = self
+        copy.progressHandler = handler
+        return copy
+    }
+
     /// Runs the request (with retries) and applies the validations.
     public func response() async throws(TransferError) -> DataResponse {
         let request = try built.get()
-        let response = try await engine.run(request, expectImage: expectImage)
+        let response = try await engine.run(request, expectImage: expectImage, onProgress: progressHandler)
         try check(response)
         return response
     }
 
+    /// Runs the request and returns the body bytes.
     public func data() async throws(TransferError) -> [UInt8] { try await response().body }
 
+    /// Runs the request and returns the body as UTF-8 text.
     public func string() async throws(TransferError) -> String { try await response().text }
 
     /// The body parsed with JSONSerialization (dictionaries, arrays, numbers, strings).
@@ -85,6 +96,7 @@ public struct DataRequest: Sendable {
         }
     }
 
+    /// Runs the request and decodes the JSON body as `type`.
     public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) async throws(TransferError) -> T {
         let r = try await response()
         do { return try decoder.decode(T.self, from: Data(r.body)) } catch {
@@ -131,12 +143,13 @@ extension TransferEngine {
 
     /// Runs a request in memory with retries; returns the final response whatever its status, unless the
     /// status stayed retryable through every attempt.
-    func run(_ request: HTTPRequest, expectImage: Bool) async throws(TransferError) -> DataResponse {
+    func run(_ request: HTTPRequest, expectImage: Bool,
+             onProgress: (@Sendable (Int64, Int64?) -> Void)? = nil) async throws(TransferError) -> DataResponse {
         let id = nextID()
         let (response, metrics) = try await withRetries(url: request.url, id: id) { (number, remaining, metrics: inout TransferMetrics) -> AttemptStep<DataResponse> in
             let spec = spec(for: request, remaining: remaining, sniffImage: expectImage)
             let sink = MemorySink(reserveLimit: min(spec.maxBodyBytes, 64 << 20))
-            let outcome = await perform(spec, sink: sink, onProgress: nil)
+            let outcome = await perform(spec, sink: sink, onProgress: onProgress)
             metrics.lastAttempt = outcome.metrics
             metrics.bytesReceived += outcome.bodyBytes
             if let error = error(for: outcome, url: request.url, attempt: number, bodyLimit: spec.maxBodyBytes) {

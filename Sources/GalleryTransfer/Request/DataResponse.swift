@@ -2,12 +2,18 @@ import Foundation
 
 /// A response held in memory: head, body bytes and metrics.
 public struct DataResponse: Sendable {
+    /// The URL asked for.
     public var url: String
+    /// Status and headers.
     public var head: ResponseHead
+    /// The body (for a non-2xx status, the error page as far as it was kept).
     public var body: [UInt8]
+    /// Timings and byte counts over all attempts.
     public var metrics: TransferMetrics
 
+    /// The HTTP status.
     public var status: Int { head.status }
+    /// The response headers.
     public var headers: HTTPHeaders { head.headers }
 
     /// The body as text (UTF-8, invalid bytes replaced).

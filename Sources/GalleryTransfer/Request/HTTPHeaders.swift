@@ -2,16 +2,21 @@ import Foundation
 
 /// Response or request header fields with case-insensitive lookup, keeping order and repeats.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order, names as given.
     public private(set) var fields: [(name: String, value: String)] = []
 
+    /// No fields.
     public init() {}
+    /// Fields from a literal, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
         for (n, v) in elements { add(n, v) }
     }
+    /// Fields from a dictionary (sorted by name, for a stable order).
     public init(_ pairs: [String: String]) {
         for (n, v) in pairs.sorted(by: { $0.key < $1.key }) { add(n, v) }
     }
 
+    /// Appends a field, keeping others of the same name.
     public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 
     /// Sets a field, replacing every earlier field of the same name.
@@ -20,6 +25,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         add(name, value)
     }
 
+    /// Removes every field named `name` (case-insensitive).
     public mutating func remove(_ name: String) {
         fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
@@ -29,8 +35,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.last { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
+    /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
+    /// Equal when the same fields (names and values) are in the same order.
     public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
         a.fields.elementsEqual(b.fields) { $0.name == $1.name && $0.value == $1.value }
     }
@@ -38,9 +46,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
 /// The status line and headers of one response, as parsed from libcurl's header callback.
 public struct ResponseHead: Sendable, Equatable {
+    /// The HTTP status.
     public var status: Int
+    /// The response headers.
     public var headers: HTTPHeaders
 
+    /// A head with `status` and `headers`.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders()) {
         self.status = status
         self.headers = headers

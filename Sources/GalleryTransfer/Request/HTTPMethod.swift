@@ -1,4 +1,15 @@
 /// The HTTP methods a router may use.
 public enum HTTPMethod: String, Sendable {
-    case get = "GET", head = "HEAD", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
+    /// GET.
+    case get = "GET"
+    /// HEAD.
+    case head = "HEAD"
+    /// POST.
+    case post = "POST"
+    /// PUT.
+    case put = "PUT"
+    /// PATCH.
+    case patch = "PATCH"
+    /// DELETE.
+    case delete = "DELETE"
 }

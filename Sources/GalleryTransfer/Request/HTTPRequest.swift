@@ -1,8 +1,12 @@
 /// A fully built request: what a `Router` turns into, and what the engine sends.
 public struct HTTPRequest: Sendable {
+    /// The method.
     public var method: HTTPMethod
+    /// The http(s) URL.
     public var url: String
+    /// Request headers (the engine's defaults are added unless set here).
     public var headers: HTTPHeaders
+    /// The body, if any.
     public var body: [UInt8]?
     /// Which addresses this request (and its redirects) may connect to.
     public var addressPolicy: AddressPolicy
@@ -10,6 +14,7 @@ public struct HTTPRequest: Sendable {
     /// business being large, so a gzip bomb stops at a few megabytes instead of hundreds); nil: the engine's.
     public var maxBodyBytes: Int64?
 
+    /// A request; GET without a body by default, any address allowed unless `addressPolicy` says otherwise.
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
                 addressPolicy: AddressPolicy = .unrestricted) {
         self.method = method

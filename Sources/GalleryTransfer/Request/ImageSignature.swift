@@ -1,6 +1,13 @@
 /// Recognises image files by their first bytes ("magic"), whatever Content-Type claims.
 public enum ImageSignature: String, Sendable {
-    case jpeg, png, gif, webp
+    /// `FF D8 FF`.
+    case jpeg
+    /// `89 50 4E 47 0D 0A 1A 0A`.
+    case png
+    /// `GIF87a` or `GIF89a`.
+    case gif
+    /// `RIFF` + size + `WEBP`.
+    case webp
 
     /// The longest signature we check (WebP: "RIFF" + size + "WEBP").
     static let bytesNeeded = 12

@@ -2,6 +2,7 @@ import Foundation
 
 /// Request parameters and how they travel.
 public enum RequestParameters: Sendable {
+    /// No parameters.
     case none
     /// Appended to the URL as a percent-encoded query, keys sorted so the URL is stable (cache-friendly).
     case query([String: String])

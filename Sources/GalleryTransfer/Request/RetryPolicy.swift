@@ -10,10 +10,12 @@ public struct RetryPolicy: Sendable {
     public var maxAttempts = 5
     /// The first backoff ceiling, doubled each attempt up to `maxBackoff` (seconds).
     public var baseBackoff: Double = 0.25
+    /// The longest backoff between attempts, in seconds.
     public var maxBackoff: Double = 10
     /// The longest `Retry-After` we wait for; a longer one is cut to this (seconds).
     public var maxRetryAfter: Double = 30
 
+    /// A policy; the defaults allow 5 attempts with backoff from 0.25 s to 10 s.
     public init(maxAttempts: Int = 5, baseBackoff: Double = 0.25, maxBackoff: Double = 10, maxRetryAfter: Double = 30) {
         self.maxAttempts = maxAttempts
         self.baseBackoff = baseBackoff

@@ -18,8 +18,11 @@ public protocol Router: Sendable {
 }
 
 extension Router {
+    /// GET by default.
     public var method: HTTPMethod { .get }
+    /// No parameters by default.
     public var parameters: RequestParameters { .none }
+    /// No extra headers by default.
     public var headers: HTTPHeaders { HTTPHeaders() }
 
     /// Builds the request: base URL + path, then the parameters in their encoding.

@@ -49,13 +49,18 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case engineStopped
     }
 
+    /// The URL the transfer was for.
     public var url: String
+    /// What went wrong.
     public var reason: Reason
+    /// The final HTTP status, if a response arrived.
     public var status: Int?
+    /// Attempts made.
     public var attempts: Int
     /// libcurl's message for this failure (error buffer, else curl_easy_strerror), if libcurl failed.
     public var curlMessage: String?
 
+    /// Creates an error.
     public init(url: String, reason: Reason, status: Int? = nil, attempts: Int = 1, curlMessage: String? = nil) {
         self.url = url
         self.reason = reason
@@ -73,6 +78,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// One line: the URL, the reason, the status, the attempts and libcurl's message.
     public var description: String {
         var text = "\(url): \(reasonText)"
         if let status, !reasonText.contains("HTTP \(status)") { text += " (HTTP \(status))" }

@@ -13,8 +13,11 @@ public enum AtomicFile {
 
     /// Writes `bytes` to `path`, creating the parent directories when missing.
     ///
-    /// - Parameter durable: also `fsync` the file before the rename and the directory after
-    ///   it, so the new contents survive a power loss and not only a crash of this process.
+    /// - Parameters:
+    ///   - bytes: the whole new contents.
+    ///   - path: the file to replace (or create).
+    ///   - durable: also `fsync` the file before the rename and the directory after
+    ///     it, so the new contents survive a power loss and not only a crash of this process.
     public static func write(_ bytes: some Sequence<UInt8>, to path: String, durable: Bool = false) throws(GalleryError) {
         let directory = (path as NSString).deletingLastPathComponent
         try POSIX.makeDirectories(directory.isEmpty ? "." : directory)

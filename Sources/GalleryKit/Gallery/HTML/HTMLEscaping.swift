@@ -9,6 +9,7 @@
 /// shows as "exe.jpg"). The implicit marks (LRM, RLM, ALM) stay, and the page isolates
 /// untrusted text in `<bdi>` so nothing in it can reorder the text around it.
 public enum HTMLEscaping {
+    /// `text` with `&`, `<`, `>`, `"` and `'` replaced by entities, safe in element content and quoted attributes.
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

@@ -5,6 +5,7 @@
 public struct TrustedHTML: Sendable, Hashable {
     let markup: String
 
+    /// Markup written in the source code (a literal), trusted as is.
     public init(_ literal: StaticString) {
         markup = literal.description
     }

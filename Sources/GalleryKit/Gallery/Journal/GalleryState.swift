@@ -8,10 +8,13 @@ import Glibc
 public struct GalleryState: Sendable, Hashable {
     /// Everything known about one photo.
     public struct Entry: Sendable, Hashable {
+        /// What the source said about the photo.
         public var metadata: PhotoMetadata
+        /// The complete original on disk, once downloaded.
         public var original: OriginalFile?
         /// Thumbnails by size.
         public var thumbnails: [Int: ThumbnailFile] = [:]
+        /// Why the photo failed last, if it did.
         public var failure: String?
 
         /// Done: the original is complete and nothing failed since.
@@ -20,10 +23,13 @@ public struct GalleryState: Sendable, Hashable {
 
     /// Photo ids in first-seen order.
     public private(set) var order: [Int] = []
+    /// Everything known, by photo id.
     public private(set) var entries: [Int: Entry] = [:]
 
+    /// An empty state: no photo seen.
     public init() {}
 
+    /// The state after applying `records` in order.
     public init(replaying records: some Sequence<JournalRecord>) {
         for record in records { apply(record) }
     }
@@ -56,6 +62,7 @@ public struct GalleryState: Sendable, Hashable {
         orderedEntries.compactMap { entry in entry.failure.map { (entry.metadata.id, $0) } }
     }
 
+    /// Applies one record; later records win over earlier ones.
     public mutating func apply(_ record: JournalRecord) {
         let id = record.photoID
         if entries[id] == nil {

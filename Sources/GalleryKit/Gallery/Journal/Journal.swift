@@ -23,6 +23,7 @@ public final class Journal: Sendable {
         /// what the last compaction left (so a big state does not compact on every record).
         public var compactionThreshold: Int
 
+        /// Options; the defaults suit a normal run (no fsync per record, compaction past 4 MiB).
         public init(fsyncEachRecord: Bool = false, compactionThreshold: Int = 4 << 20) {
             self.fsyncEachRecord = fsyncEachRecord
             self.compactionThreshold = compactionThreshold
@@ -38,6 +39,7 @@ public final class Journal: Sendable {
 
     /// Path of the journal file.
     public let path: String
+    /// How the journal writes.
     public let options: Options
     /// What replay found when the journal was opened.
     public let replay: JournalReplay

@@ -1,16 +1,23 @@
 /// What the gallery needs to know about a photo, recorded once when the photo is seen.
 public struct PhotoMetadata: Sendable, Hashable, Codable {
+    /// The photo's id at its source.
     public var id: Int
+    /// The photo's title.
     public var name: String
+    /// The photographer's name, when given.
     public var photographer: String?
+    /// The source's rating, when given.
     public var rating: Double?
+    /// The source's description text, when given.
     public var description: String?
     /// The http(s) URL the original is downloaded from.
     public var sourceURL: String?
     /// Pixel size as listed by the source; the decoded original's size wins when known.
     public var width: Int?
+    /// Pixel height as listed by the source.
     public var height: Int?
 
+    /// Creates the metadata of one photo.
     public init(
         id: Int, name: String, photographer: String? = nil, rating: Double? = nil, description: String? = nil,
         sourceURL: String? = nil, width: Int? = nil, height: Int? = nil
@@ -37,10 +44,14 @@ public struct OriginalFile: Sendable, Hashable, Codable {
     public var path: String
     /// Lower-case hex SHA-256 of the file's bytes.
     public var sha256: String
+    /// Size of the file in bytes.
     public var bytes: Int
+    /// Upright width in pixels, once decoded.
     public var width: Int?
+    /// Upright height in pixels, once decoded.
     public var height: Int?
 
+    /// Describes an original on disk.
     public init(path: String, sha256: String, bytes: Int, width: Int? = nil, height: Int? = nil) {
         self.path = path
         self.sha256 = sha256
@@ -56,9 +67,12 @@ public struct ThumbnailFile: Sendable, Hashable, Codable {
     public var size: Int
     /// Path relative to the gallery root.
     public var path: String
+    /// Width of the thumbnail in pixels.
     public var width: Int?
+    /// Height of the thumbnail in pixels.
     public var height: Int?
 
+    /// Describes a thumbnail on disk.
     public init(size: Int, path: String, width: Int? = nil, height: Int? = nil) {
         self.size = size
         self.path = path
@@ -98,6 +112,7 @@ public enum JournalRecord: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case type, id, photo, file, reason }
 
+    /// Reads a record from its JSON line.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .type) {
@@ -110,6 +125,7 @@ public enum JournalRecord: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the record as one JSON object.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {

@@ -2,6 +2,7 @@ import Foundation
 
 /// The result of reading a journal file back.
 public struct JournalReplay: Sendable, Hashable {
+    /// The state the records describe.
     public var state: GalleryState
     /// Records read.
     public var records: Int

@@ -1,0 +1,51 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Everything an ``ImagePipeline`` is built from. Change the fields you care about:
+    ///
+    /// ```swift
+    /// var configuration = ImagePipeline.Configuration()
+    /// configuration.cacheCostLimit = 64 << 20
+    /// configuration.originalsFolder = "/var/cache/thumbs/originals"
+    /// configuration.transfer.maxConcurrentPerHost = 4
+    /// let pipeline = ImagePipeline(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The transfer engine's limits and policies (concurrency, timeouts, retries, body cap).
+        /// Its `observers` receive every transfer event of the pipeline.
+        public var transfer = TransferConfiguration()
+        /// The most bytes of decoded pixels the pipeline's own cache holds (default 256 MiB).
+        /// Ignored when ``cache`` is set.
+        public var cacheCostLimit = 256 << 20
+        /// The most bitmaps the pipeline's own cache holds. Ignored when ``cache`` is set.
+        public var cacheCountLimit = 1000
+        /// A cache to use instead of a new one, e.g. `ImageCache.shared` to share decoded bitmaps
+        /// with other code of the process.
+        public var cache: ImageCache?
+        /// A folder where downloaded originals are kept (created when missing). A later request,
+        /// or another pipeline on the same folder, decodes from there without downloading. Nil
+        /// (the default) keeps nothing on disk.
+        public var originalsFolder: String?
+        /// The decoder's guards (maximum pixels, decoded bytes, progressive scans, codec memory).
+        /// Its `target` is ignored: each request sets its own.
+        public var decodeOptions = DecodeOptions()
+        /// The scaler used after the codec's own reduction.
+        public var resampler = Resampler.default
+        /// Threads that read local files, decode and scale (default: the number of cores), so long
+        /// C calls never occupy Swift's cooperative threads.
+        public var workers = ProcessInfo.processInfo.activeProcessorCount
+        /// Receivers of events. All get the transfer events (they are added to the engine's
+        /// observers); those that also conform to ``ImagePipelineObserver`` get the pipeline's own.
+        public var observers: [any TransferObserver] = []
+
+        /// The defaults: 256 MiB cache, no originals store, 100 MP guard, one worker per core.
+        public init() {}
+
+        /// Refuse sources with more pixels than this (width x height, read from the header before
+        /// any pixel buffer is allocated). A shortcut for `decodeOptions.maxPixels`.
+        public var maxPixels: Int {
+            get { decodeOptions.maxPixels }
+            set { decodeOptions.maxPixels = newValue }
+        }
+    }
+}
