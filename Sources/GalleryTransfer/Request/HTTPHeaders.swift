@@ -46,9 +46,9 @@ public struct ResponseHead: Sendable, Equatable {
         self.headers = headers
     }
 
-    /// Content-Length as a number, nil when absent or malformed.
+    /// Content-Length as a number, nil when absent or malformed (digits only: "-1" and "+5" are malformed).
     public var contentLength: Int64? {
-        headers["Content-Length"].flatMap { Int64($0.asciiTrimmed) }
+        headers["Content-Length"].flatMap { ContentRange.position($0.asciiTrimmed) }
     }
 
     /// The media type without parameters, lower-cased ("image/jpeg").
