@@ -55,11 +55,12 @@ let package = Package(
             ],
             resources: [.copy("Resources/demo-photos")]
         ),
+        // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging"]),
-        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"]),
-        .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport"]),
-        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
+        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport"]),
     ]
