@@ -28,7 +28,8 @@ import Testing
         [3, 4].allSatisfy { api.server.bodyBytesSent(path: api.imagePath($0)) >= 20_000 }
     }
 
-    @Test func sigintWritesTheGalleryAndExits130() async throws {
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["FETCH_GALLERY_SANITIZER"] != nil,
+                   "under a sanitizer: its 20 s wait for the trickle and 5 s stop bound are wall-clock; sanitized binaries on a loaded machine miss them")) func sigintWritesTheGalleryAndExits130() async throws {
         let api = try Self.trickleAPI()
         let dir = try TempDirectory()
         let out = dir.file("g")
