@@ -61,9 +61,10 @@ let package = Package(
         .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging"]),
-        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"]),
-        .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport"]),
-        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
+        // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
+        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport"]),
         // The library as a user sees it: imported without @testable, public symbols only.

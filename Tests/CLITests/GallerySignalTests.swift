@@ -30,7 +30,9 @@ import Testing
 
     // Off the cooperative pool: other CLI tests block its two threads for seconds while they wait for
     // their processes, and a late SIGINT finds the trickling run already finished.
-    @Test func sigintWritesTheGalleryAndExits130() async throws {
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["FETCH_GALLERY_SANITIZER"] != nil,
+                   "under a sanitizer: its 20 s wait for the trickle and 5 s stop bound are wall-clock; sanitized binaries on a loaded machine miss them"))
+    func sigintWritesTheGalleryAndExits130() async throws {
         try await DedicatedTaskExecutor.offPool { try await Self.sigintOnce() }
     }
 

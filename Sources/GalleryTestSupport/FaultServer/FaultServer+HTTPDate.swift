@@ -23,11 +23,16 @@ extension FaultServer {
     public static func parseHTTPDate(_ text: String) -> Date? {
         let formats = ["%a, %d %b %Y %H:%M:%S GMT", "%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"]
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in formats {
-            var parts = tm()
-            guard let end = GNUFunctions.strptime(trimmed, format, &parts), end.pointee == 0 else { continue }
-            return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+        // strptime returns a pointer into its input, so the C string must outlive the check of
+        // `end.pointee`: passing `trimmed` directly bridged a temporary that was freed when the call
+        // returned (AddressSanitizer: heap-use-after-free, found by Scripts/check-sanitizers).
+        return trimmed.withCString { input -> Date? in
+            for format in formats {
+                var parts = tm()
+                guard let end = GNUFunctions.strptime(input, format, &parts), end.pointee == 0 else { continue }
+                return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+            }
+            return nil
         }
-        return nil
     }
 }

@@ -38,11 +38,14 @@ public struct DestinationNamer: Sendable {
             bytes.append(c == 0x2F || c == 0x5C ? 0x5F : c)
         }
         var s = String(decoding: bytes, as: UTF8.self).asciiTrimmed
+        // Cut first, from the front so the extension survives; the checks below must see the final
+        // text (found by fuzzing: cutting after them could leave a leading dot, i.e. a hidden file).
+        while s.utf8.count > 200 { s.removeFirst() }
+        s = s.asciiTrimmed
         // "..", "." and hidden names could escape or hide: a leading dot becomes "_".
         while s.hasPrefix(".") { s = "_" + s.dropFirst() }
         // Our own working files must never be a destination.
         if s.hasSuffix(".part") || s.hasSuffix(".part.meta") || s.hasSuffix(".tmp") { s += "_" }
-        while s.utf8.count > 200 { s.removeFirst() }
         return s.isEmpty || s.allSatisfy({ $0 == "_" }) ? "download" + s : s
     }
 }

@@ -43,17 +43,27 @@ public struct ContentRange: Sendable, Equatable {
         let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return nil }
         if parts[1] != "*" {
-            guard let t = Int64(parts[1]), t >= 0 else { return nil }
+            guard let t = Self.position(parts[1]) else { return nil }
             total = t
         }
         if parts[0] != "*" {
-            let se = parts[0].split(separator: "-", maxSplits: 1)
-            guard se.count == 2, let s = Int64(se[0]), let e = Int64(se[1]), s >= 0, e >= s else { return nil }
+            let se = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard se.count == 2, let s = Self.position(se[0]), let e = Self.position(se[1]), e >= s else { return nil }
+            // RFC 9110 14.4: a range whose last byte is not below the complete length is invalid.
+            // Found by fuzzing: "bytes 100-1233/1233" was accepted and appended with a total at or below the offset.
+            if let t = total, e >= t { return nil }
             start = s
             end = e
         } else if total == nil {
             return nil
         }
+    }
+
+    /// A byte position or length: ASCII digits only. Int64("+5") and Int64("-0") parse, and neither
+    /// is valid in a Content-Range.
+    static func position<S: StringProtocol>(_ text: S) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(text)
     }
 }
 
@@ -114,7 +124,7 @@ public enum ResumeDecision: Sendable, Equatable {
         // store: the length cannot be checked on disk (libcurl checks it on the wire) and no resume is safe.
         let encoded = headers["Content-Encoding"].map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
         let validator = encoded ? nil : Validator.from(headers)
-        let length = encoded ? nil : headers["Content-Length"].flatMap { Int64($0.asciiTrimmed) }
+        let length = encoded ? nil : headers["Content-Length"].flatMap { ContentRange.position($0.asciiTrimmed) }
         switch status {
         case 200:
             // Either a fresh request, or If-Range did not match / the server ignores Range: start over.
@@ -123,6 +133,8 @@ public enum ResumeDecision: Sendable, Equatable {
             guard case .resume(let offset, let ours) = plan else {
                 return .restart(reason: "206 to a request without Range")
             }
+            // A coded 206 ranges over the coded bytes, not the decoded bytes on disk: appending would corrupt the file.
+            guard !encoded else { return .restart(reason: "206 with Content-Encoding \(headers["Content-Encoding"] ?? "")") }
             guard let range = headers["Content-Range"].flatMap(ContentRange.init), let start = range.start else {
                 return .restart(reason: "206 without a usable Content-Range")
             }

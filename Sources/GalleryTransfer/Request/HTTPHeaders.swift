@@ -57,9 +57,9 @@ public struct ResponseHead: Sendable, Equatable {
         self.headers = headers
     }
 
-    /// Content-Length as a number, nil when absent or malformed.
+    /// Content-Length as a number, nil when absent or malformed (digits only: "-1" and "+5" are malformed).
     public var contentLength: Int64? {
-        headers["Content-Length"].flatMap { Int64($0.asciiTrimmed) }
+        headers["Content-Length"].flatMap { ContentRange.position($0.asciiTrimmed) }
     }
 
     /// The media type without parameters, lower-cased ("image/jpeg").
@@ -89,14 +89,17 @@ struct HeadParser {
         }
         let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
         if end >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F {
-            // "HTTP/x.y NNN reason": the status is the three digits after the first space.
+            // "HTTP/x.y NNN reason": the status is the three digits after the first space. Anything
+            // else is 0, a status no caller accepts. (Found by fuzzing: a long digit run used to
+            // overflow the accumulator and trap.)
             var status = 0
             if let space = line.firstIndex(of: 0x20) {
                 var i = space + 1
-                while i < end, (0x30...0x39).contains(line[i]) {
+                while i < end, i - space <= 3, (0x30...0x39).contains(line[i]) {
                     status = status * 10 + Int(line[i] - 0x30)
                     i += 1
                 }
+                if i - space != 4 || (i < end && line[i] != 0x20) { status = 0 }
             }
             head = ResponseHead(status: status)
             blockComplete = false
