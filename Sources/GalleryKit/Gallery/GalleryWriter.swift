@@ -31,14 +31,14 @@ public struct GalleryWriter: Sendable {
         for entry in state.orderedEntries where entry.isComplete {
             let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
             let page = PhotoDetailPage(entry: entry, comments: comments[entry.metadata.id] ?? [])
-            try AtomicFile.write(page.render(), to: folder + "/" + path)
+            try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
             pages.insert(path)
         }
         removeStalePages(keeping: pages)
         let manifest = GalleryManifest(state: state, source: source, generated: generated)
         try AtomicFile.write(try manifest.encoded(), to: folder + "/" + GalleryNaming.manifestPath)
         // The index last: once it is there, everything it links to is.
-        try AtomicFile.write(IndexPage(title: title, state: state).render(), to: folder + "/" + GalleryNaming.indexPath)
+        try AtomicFile.writeIfChanged(IndexPage(title: title, state: state).render(), to: folder + "/" + GalleryNaming.indexPath)
     }
 
     /// Deletes photo pages this writer made earlier that no finished photo has now (the photo was renamed

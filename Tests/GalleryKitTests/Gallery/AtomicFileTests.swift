@@ -49,3 +49,26 @@ import Testing
         #expect(try folder.read(name) == "x")
     }
 }
+
+extension AtomicFileTests {
+    static func inode(_ path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+    }
+
+    /// Unchanged contents are not rewritten (same inode); changed ones are, atomically.
+    @Test func writeIfChangedSkipsIdenticalContents() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/sub/page.html"
+        #expect(try AtomicFile.writeIfChanged("<p>one</p>", to: path))
+        let first = Self.inode(path)
+        #expect(try !AtomicFile.writeIfChanged("<p>one</p>", to: path))
+        #expect(Self.inode(path) == first)
+        #expect(try AtomicFile.writeIfChanged("<p>two</p>", to: path))  // same length, other bytes
+        #expect(Self.inode(path) != first)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "<p>two</p>")
+        #expect(try AtomicFile.writeIfChanged("<p>three</p>", to: path))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "<p>three</p>")
+    }
+}

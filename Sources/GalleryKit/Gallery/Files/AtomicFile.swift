@@ -49,6 +49,26 @@ public enum AtomicFile {
         try write(text.utf8, to: path, durable: durable)
     }
 
+    /// Like ``write(_:to:durable:)-(some Sequence<UInt8>,_,_)``, but leaves the file alone when it already holds
+    /// exactly `bytes`, so a re-run that changes nothing rewrites nothing (a create and a rename per page
+    /// cost more than reading it back). Returns whether it wrote.
+    @discardableResult
+    public static func writeIfChanged(_ bytes: [UInt8], to path: String) throws(GalleryError) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count,
+           let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(bytes) {
+            return false
+        }
+        try write(bytes, to: path)
+        return true
+    }
+
+    /// Writes `text` as UTF-8 unless the file already holds exactly that; returns whether it wrote.
+    @discardableResult
+    public static func writeIfChanged(_ text: String, to path: String) throws(GalleryError) -> Bool {
+        try writeIfChanged(Array(text.utf8), to: path)
+    }
+
     /// Makes the rename itself durable: the directory entry lives in the directory's inode.
     private static func syncDirectory(_ directory: String) throws(GalleryError) {
         let fd = try POSIX.open(directory, O_RDONLY | O_DIRECTORY)
