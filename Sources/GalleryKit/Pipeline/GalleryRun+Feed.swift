@@ -23,17 +23,30 @@ extension GalleryRun {
         }
     }
 
+    /// Listing pages fetched at once ahead of the one being handed on, once the total is known (before
+    /// that, only the next page: asking past the end would only collect 404s). Pages are small; their
+    /// server's latency, not their size, is what a re-run of a finished gallery waits on.
+    static let pagesAhead = 3
+
     private func feedPages(base: URL, key: String?, into feed: AsyncStream<SelectedPhoto>.Continuation,
                            journal: Journal) async {
         var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize)
         var number = 1
         var knownTotal: Int?
-        var pending: Task<Result<PhotoPage, PipelineError>, Never>? = Task { await fetchPage(1, base: base, key: key) }
-        while let task = pending, !isStopping {
+        var fetches: [Int: Task<Result<PhotoPage, PipelineError>, Never>] = [:]
+        /// Starts fetches for `first` and, when the total is known, the pages after it (within the limits).
+        func fetchAhead(from first: Int) {
+            let last = knownTotal == nil ? first : first + Self.pagesAhead - 1
+            for page in first...last where page <= job.pages && page <= (knownTotal ?? .max) && fetches[page] == nil {
+                fetches[page] = Task { await fetchPage(page, base: base, key: key) }
+            }
+        }
+        fetchAhead(from: 1)
+        while let task = fetches[number], !isStopping {
             // The page fetch is a task of its own (it overlaps the photos); a stop cancels this feed,
             // and the fetch must end with it rather than hold the stop up until the server answers.
             let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-            pending = nil
+            fetches[number] = nil
             if isStopping { break }  // a page cut short by the stop is not a failure of the source
             var next: Int?
             switch result {
@@ -45,7 +58,7 @@ extension GalleryRun {
                 let skipped = page.skipped.map { "item \($0.index): \($0.reason)" }
                 emit(.pageFetched(page: number, totalPages: page.totalPages, added: selection.selected.count,
                                   skippedItems: skipped))
-                if let next { pending = Task { await fetchPage(next, base: base, key: key) } }
+                if let next { fetchAhead(from: next) }
                 failUnusable(selection, of: page, journal: journal)
                 await hand(selection.selected, to: feed, journal: journal)
             case .failure(let error):
@@ -54,17 +67,17 @@ extension GalleryRun {
                     if number == 1 { s.sourceError = error.description }
                 }
                 emit(.pageFailed(page: number, reason: error.description))
-                if number == 1 { return }  // nothing known about the source: stop (exit status 3)
+                // Page 1 failing means nothing is known about the source: stop (exit status 3).
                 let candidate = number + 1
-                if candidate <= job.pages, candidate <= (knownTotal ?? .max) {
+                if number > 1, candidate <= job.pages, candidate <= (knownTotal ?? .max) {
                     next = candidate
-                    pending = Task { await fetchPage(candidate, base: base, key: key) }
+                    fetchAhead(from: candidate)
                 }
             }
             guard let next else { break }
             number = next
         }
-        pending?.cancel()
+        for task in fetches.values { task.cancel() }
     }
 
     /// A listed photo whose image URLs are none of them http(s) (`file:///etc/passwd`, `javascript:`...)

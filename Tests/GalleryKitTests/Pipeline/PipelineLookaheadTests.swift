@@ -40,3 +40,28 @@ import Testing
         for photo in photos { #expect(api.server.requests(path: photo.imagePath).count == 1) }
     }
 }
+
+extension PipelineLookaheadTests {
+    /// Once page 1 gives the total, the next pages are asked for together (a re-run of a finished gallery
+    /// waits on the pages alone), and never past the total.
+    @Test func pagesAfterTheFirstAreFetchedTogetherWithinTheTotal() async throws {
+        let photos = (1...5).map { FakePhoto(id: $0, corpusFile: "png-suite/basn2c08.png") }
+        let api = try FakeAPI(photos.map { [$0] })
+        let base = api.base
+        api.server.route("/photos") { request, _ in
+            let n = FakeAPI.pageNumber(request.query)
+            let items = (1...5).contains(n) ? photos[n - 1].json(base: base) : ""
+            return .status(200, headers: ["Content-Type": "application/json"],
+                           text: "{\"current_page\":\(n),\"total_pages\":5,\"photos\":[\(items)]}")
+                .stallBeforeHeaders(seconds: 0.4)
+        }
+        let dir = try TempDirectory()
+        let summary = try await PipelineKit.run(PipelineKit.job(api, folder: dir.path, pages: 10, sizes: [32]))
+        #expect(summary.photosOK == 5)
+        #expect(api.requestedPages.sorted() == [1, 2, 3, 4, 5])
+        let arrivals = Dictionary(api.server.requests(path: "/photos").map { (FakeAPI.pageNumber($0.query), $0.arrival) },
+                                  uniquingKeysWith: { first, _ in first })
+        let spread = try #require(arrivals[4]).timeIntervalSince(try #require(arrivals[2]))
+        #expect(spread < 0.3, "pages 2 and 4 were asked \(spread) s apart: one after another, not together")
+    }
+}
