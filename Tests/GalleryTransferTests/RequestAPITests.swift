@@ -166,7 +166,10 @@ import Testing
         let start = Date()
         task.cancel()
         let result = await task.result
-        #expect(Date().timeIntervalSince(start) < 1.5)
+        // The stall lasts 60 s; ending well before it shows the cancel took. (The loop removes a cancelled
+        // transfer on its next turn; the bound is loose because a loaded 2-core machine has starved this
+        // test process for seconds.)
+        #expect(Date().timeIntervalSince(start) < 10)
         guard case .failure(let error as TransferError) = result else { Issue.record("expected failure"); return }
         #expect(error.reason == .cancelled)
     }
