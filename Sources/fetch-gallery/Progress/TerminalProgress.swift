@@ -3,23 +3,26 @@ import Synchronization
 
 /// One live line on a terminal (stderr), redrawn at most 10 times a second and cleared at the end.
 final class TerminalProgress: ProgressRenderer {
-    private let lastDraw = Mutex<Double>(0)
+    /// When the line was last drawn, and whether it was cleared for good. Drawing happens under the lock,
+    /// so a tick that was already running when the command finished cannot redraw after the clear.
+    private let line = Mutex<(lastDraw: Double, finished: Bool)>((0, false))
 
     func tick(_ state: ProgressState) {
         let now = Date().timeIntervalSinceReferenceDate
-        let due = lastDraw.withLock { last in
-            guard now - last >= 0.1 else { return false }
-            last = now
-            return true
+        line.withLock { line in
+            guard !line.finished, now - line.lastDraw >= 0.1 else { return }
+            line.lastDraw = now
+            // \r + "erase line" redraws in place; the width is capped so the line never wraps.
+            var text = Format.summary(state)
+            if text.count > 100 { text = String(text.prefix(100)) }
+            StandardError.write("\r\u{1B}[2K" + text)
         }
-        guard due else { return }
-        // \r + "erase line" redraws in place; the width is capped so the line never wraps.
-        var line = Format.summary(state)
-        if line.count > 100 { line = String(line.prefix(100)) }
-        StandardError.write("\r\u{1B}[2K" + line)
     }
 
     func finish(_ state: ProgressState) {
-        StandardError.write("\r\u{1B}[2K")
+        line.withLock { line in
+            line.finished = true
+            StandardError.write("\r\u{1B}[2K")
+        }
     }
 }
