@@ -20,9 +20,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(help: "Print errors only.") var quiet = false
     @Flag(name: .customLong("expect-images"), help: "Reject bodies that are not JPEG/PNG/GIF/WebP.") var expectImages = false
     @Flag(help: "fsync every file before publishing it.") var durable = false
-    @Option(name: .customLong("ca-certificates"),
-            help: ArgumentHelp("PEM file of CA certificates to trust for https instead of the system's.", valueName: "file"))
-    var caCertificates: String?
+    @OptionGroup var certificates: CertificateOptions
     @Option(help: "Seconds one file may take across all its attempts.") var deadline: Double = 300
     @Option(name: .customLong("max-attempts"), help: "Attempts per file, including the first.") var maxAttempts = 5
     @Flag(name: .customLong("allow-private-addresses"),
@@ -32,9 +30,6 @@ struct DownloadCommand: AsyncParsableCommand {
     func validate() throws {
         guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
         guard maxAttempts >= 1, deadline > 0 else { throw ValidationError("--max-attempts and --deadline must be positive") }
-        if let caCertificates, !FileManager.default.isReadableFile(atPath: caCertificates) {
-            throw ValidationError("cannot read the CA certificates file \(caCertificates)")
-        }
     }
 
     func run() async throws {
@@ -60,7 +55,7 @@ struct DownloadCommand: AsyncParsableCommand {
         config.maxConcurrentTransfers = jobs
         config.maxConcurrentPerHost = perHost
         config.durable = durable
-        config.caCertificatesPath = caCertificates
+        config.caCertificatesPath = certificates.caCertificates
         config.deadline = deadline
         config.retry.maxAttempts = maxAttempts
         config.observers = [aggregate]

@@ -81,9 +81,7 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "fsync every file before publishing it.")
     var durable = false
 
-    @Option(name: .customLong("ca-certificates"),
-            help: ArgumentHelp("PEM file of CA certificates to trust for https instead of the system's.", valueName: "file"))
-    var caCertificates: String?
+    @OptionGroup var certificates: CertificateOptions
 
     @Flag(name: .customLong("allow-private-addresses"),
           help: ArgumentHelp("""
@@ -113,9 +111,6 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--size, --jobs, --per-host, --workers, --max-pixels and --deadline must be positive")
         }
         _ = try thumbnailSizes()
-        if let caCertificates, !FileManager.default.isReadableFile(atPath: caCertificates) {
-            throw ValidationError("cannot read the CA certificates file \(caCertificates)")
-        }
     }
 
     func run() async throws {
@@ -156,7 +151,7 @@ struct GalleryCommand: AsyncParsableCommand {
         transfer.maxConcurrentPerHost = perHost
         transfer.deadline = deadline
         transfer.durable = durable
-        transfer.caCertificatesPath = caCertificates
+        transfer.caCertificatesPath = certificates.caCertificates
         transfer.observers = [aggregate]
         let engine = TransferEngine(configuration: transfer)
         let report = GalleryReport(renderer: progress.renderer(quiet: quiet), aggregate: aggregate, pageLimit: pages)
