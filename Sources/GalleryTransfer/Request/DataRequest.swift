@@ -38,21 +38,20 @@ public struct DataRequest: Sendable {
 
     /// Limits which addresses the request and its redirects may connect to (see `AddressPolicy`).
     public func addressPolicy(_ policy: AddressPolicy) -> DataRequest {
-        var copy = self
-        copy.built = built.map { request in
-            var request = request
-            request.addressPolicy = policy
-            return request
-        }
-        return copy
+        editingRequest { $0.addressPolicy = policy }
     }
 
     /// Caps this response's body (after Content-Encoding decoding) below the engine's cap.
     public func maximumBodySize(_ bytes: Int64) -> DataRequest {
+        editingRequest { $0.maxBodyBytes = bytes }
+    }
+
+    /// A copy whose request (once built) gets `edit` applied.
+    private func editingRequest(_ edit: (inout HTTPRequest) -> Void) -> DataRequest {
         var copy = self
         copy.built = built.map { request in
             var request = request
-            request.maxBodyBytes = bytes
+            edit(&request)
             return request
         }
         return copy
