@@ -25,6 +25,21 @@ import Testing
         #expect(names == ["x.jpg", "x-2.jpg", "x-3.jpg", "y", "y-2"])
     }
 
+    @Test func aSuffixTakenByALiteralNameIsSkipped() {
+        var namer = DestinationNamer()
+        let urls = ["http://a/x.jpg", "http://b/x-2.jpg", "http://c/x.jpg", "http://d/x.jpg", "http://e/x-4.jpg"]
+        #expect(urls.map { namer.name(for: $0) } == ["x.jpg", "x-2.jpg", "x-3.jpg", "x-4.jpg", "x-4-2.jpg"])
+    }
+
+    /// A list of many URLs sharing one last component (`.../image.jpg?id=N`) gets unique names without
+    /// starting the count from 2 for every repeat (that was quadratic in the number of repeats).
+    @Test func manyRepeatsOfOneNameStayUniqueAndInOrder() {
+        var namer = DestinationNamer()
+        let names = (0..<20_000).map { namer.name(for: "http://h/image.jpg?id=\($0)") }
+        #expect(Set(names).count == names.count)
+        #expect(names[0] == "image.jpg" && names[1] == "image-2.jpg" && names[19_999] == "image-20000.jpg")
+    }
+
     @Test func urlListSkipsBlanksAndComments() {
         let text = "# photos\nhttp://a/1.jpg\n\n   \n  http://a/2.jpg  \r\n#http://a/3.jpg\n"
         #expect(URLList.parse(text) == ["http://a/1.jpg", "http://a/2.jpg"])

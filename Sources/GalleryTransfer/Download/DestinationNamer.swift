@@ -5,6 +5,9 @@ import Foundation
 /// Deterministic for a given URL order, so a second run maps every URL to the same file (and resumes it).
 public struct DestinationNamer: Sendable {
     private var used: Set<String> = []
+    /// Per base name, the first suffix number not yet tried: a list of many URLs with one last component
+    /// (`…/image.jpg?id=N`) costs one probe per name instead of one per earlier repeat (it was quadratic).
+    private var nextSuffix: [String: Int] = [:]
 
     /// A namer that has given out no name yet.
     public init() {}
@@ -12,14 +15,21 @@ public struct DestinationNamer: Sendable {
     /// A safe file name for `url`, unique among the names this namer gave.
     public mutating func name(for url: String) -> String {
         let base = Self.sanitize(Self.lastComponent(url))
-        var candidate = base
-        var n = 2
-        while used.contains(candidate) {
-            let ext = (base as NSString).pathExtension
-            let stem = (base as NSString).deletingPathExtension
+        guard used.contains(base) else {
+            used.insert(base)
+            return base
+        }
+        // Names are only ever added, so every suffix below nextSuffix[base] is still taken: starting
+        // there gives the same name as counting from 2.
+        let ext = (base as NSString).pathExtension
+        let stem = (base as NSString).deletingPathExtension
+        var n = nextSuffix[base] ?? 2
+        var candidate: String
+        repeat {
             candidate = ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
             n += 1
-        }
+        } while used.contains(candidate)
+        nextSuffix[base] = n
         used.insert(candidate)
         return candidate
     }
