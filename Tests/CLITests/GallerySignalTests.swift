@@ -58,11 +58,22 @@ import Testing
         #expect(partials?.count == 2, "kept: \(partials ?? [])")
     }
 
+    /// The second SIGINT is sent as soon as "Stopping:" appears, but the graceful stop of this small run
+    /// takes only milliseconds and can finish first (then the run prints its summary, as it should). So the
+    /// scenario runs up to three times and passes when one run had its second SIGINT land during the stop
+    /// and quit at once. A broken second-SIGINT path fails all three.
     @Test func secondSigintQuitsAtOnce() async throws {
-        try await DedicatedTaskExecutor.offPool { try await Self.sigintTwice() }
+        var outcomes: [String] = []
+        for _ in 0..<3 {
+            let outcome = try await DedicatedTaskExecutor.offPool { try await Self.sigintTwice() }
+            if outcome == nil { return }
+            outcomes.append(outcome!)
+        }
+        Issue.record("no run quit at once on the second SIGINT: \(outcomes)")
     }
 
-    static func sigintTwice() async throws {
+    /// nil when the run quit at once on the second SIGINT; otherwise what happened instead.
+    static func sigintTwice() async throws -> String? {
         let api = try Self.trickleAPI()
         let dir = try TempDirectory()
         let out = dir.file("g")
@@ -74,9 +85,13 @@ import Testing
         let sentAt = Date()
         runner.send(SIGINT)
         let result = runner.wait(timeout: 20)
+        let took = Date().timeIntervalSince(sentAt)
+        // Whichever way the race went, the run ends interrupted and promptly.
         #expect(result.exitCode == 130, "stderr: \(result.stderrText)")
-        #expect(Date().timeIntervalSince(sentAt) < 2)
+        #expect(took < 5, "took \(took) s")
         // Quit, not stopped: the summary line of a finished run never came.
-        #expect(!result.stderrText.contains("Gallery:"), "\(result.stderrText)")
+        if result.stderrText.contains("Gallery:") { return "the graceful stop finished first (\(took) s)" }
+        #expect(took < 2, "quitting took \(took) s")
+        return nil
     }
 }

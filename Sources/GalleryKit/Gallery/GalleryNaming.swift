@@ -63,17 +63,25 @@ public enum GalleryNaming {
     /// `maxLength` at a word boundary when it can be, and `photo` when nothing is left.
     public static func slug(_ name: String, maxLength: Int = 80) -> String {
         var out = ""
+        var length = 0  // characters in `out`, all ASCII (String.count would walk it every time)
         var pendingDash = false
         for character in fold(name) {
             if character.isASCII, character.isLetter || character.isNumber {
-                if pendingDash && !out.isEmpty { out.append("-") }
+                if pendingDash && length > 0 {
+                    out.append("-")
+                    length += 1
+                }
                 pendingDash = false
                 out.append(contentsOf: character.lowercased())
+                length += 1
+                // The result depends only on the first maxLength characters and on there being more:
+                // a 5,000-character name stops here instead of being walked to the end.
+                if length > maxLength { break }
             } else {
                 pendingDash = true
             }
         }
-        if out.count > maxLength {
+        if length > maxLength {
             out = String(out.prefix(maxLength))
             // Prefer to end at a word boundary, unless that throws most of the slug away.
             if let dash = out.lastIndex(of: "-"), out.distance(from: out.startIndex, to: dash) > maxLength / 2 {
@@ -96,6 +104,11 @@ public enum GalleryNaming {
     private static func fold(_ name: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in name.decomposedStringWithCompatibilityMapping.unicodeScalars {
+            // ASCII is neither a mark nor spelled out: skip both lookups for the common case.
+            if scalar.isASCII {
+                out.append(scalar)
+                continue
+            }
             if scalar.properties.generalCategory == .nonspacingMark { continue }
             if let spelled = spelledOut[scalar] {
                 out.append(contentsOf: spelled.unicodeScalars)

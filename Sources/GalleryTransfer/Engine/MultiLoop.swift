@@ -45,14 +45,18 @@ final class MultiLoop: Sendable {
 
     /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.
     func submit(_ transfer: CurlTransfer) {
-        let accepted = state.withLock { s in
-            if s.stopping { return false }
+        let accepted: Bool, wake: Bool
+        (accepted, wake) = state.withLock { s in
+            if s.stopping { return (false, false) }
             s.pending.append(transfer)
-            return true
+            // Only the first of a queue wakes the loop: a non-empty queue means an earlier submitter's wakeup
+            // is still to come or unconsumed, and the loop takes the whole queue at once (one wakeup write and
+            // one poll return less per transfer when many are submitted together).
+            return (true, s.pending.count == 1)
         }
-        if accepted {
+        if wake {
             curl_multi_wakeup(handles.multi)
-        } else {
+        } else if !accepted {
             transfer.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .engineStopped)
         }
     }

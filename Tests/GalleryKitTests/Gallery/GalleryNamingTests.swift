@@ -46,6 +46,27 @@ import Testing
         #expect(unbroken.utf8.count == 255)
     }
 
+    @Test(arguments: [
+        ("abc def", "abc-def"),         // exactly the limit: kept whole
+        ("abc defg", "abc-def"),        // one over, word boundary too early (not past half): cut mid-word
+        ("abcd efgh", "abcd"),          // one over, boundary past half: cut there
+        ("abcdefg hij", "abcdefg"),     // the limit ends a word
+        ("abcdefg!!!", "abcdefg"),      // trailing separators never leave a dash
+        ("ab cd ef gh", "ab-cd"),
+    ])
+    func slugCutsAtTheLimit(name: String, expected: String) {
+        #expect(GalleryNaming.slug(name, maxLength: 7) == expected)
+    }
+
+    /// The slug stops reading once it has one character more than it keeps: a huge name costs no more
+    /// than a short one and still gives the same cut.
+    @Test func hugeNamesGiveTheSameSlugAsTheirStart() {
+        let start = Array(repeating: "wonderful", count: 30).joined(separator: " ")
+        let huge = start + String(repeating: " wonderful", count: 200_000) + " 日本の夕日 ÉTÉ"
+        #expect(GalleryNaming.slug(huge, maxLength: 200) == GalleryNaming.slug(start, maxLength: 200))
+        #expect(GalleryNaming.slug(huge, maxLength: 200).hasSuffix("-wonderful"))
+    }
+
     @Test func pathsStayInsideTheFolder() {
         for name in Hostile.strings {
             for path in [
