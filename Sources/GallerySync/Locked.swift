@@ -16,12 +16,20 @@ import Darwin
 /// Same shape as `Mutex.withLock`, so a call site reads the same. Copies share one lock (a reference).
 /// Not reentrant: taking it again inside `withLock` deadlocks (as with `Mutex`).
 public struct Locked<Value>: @unchecked Sendable {
+    /// Owns the memory the two pointers below point into; kept alive by every copy of this struct.
     @usableFromInline let storage: LockedStorage<Value>
+    /// Taken once at creation, so locking reads nothing of the object itself: reading its header from
+    /// another thread before taking the lock is what a `Locked(())` (a zero-sized value, whose inout
+    /// access TSan records at the object's address) was reported racing with.
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
     /// A lock holding `initialValue`.
     @inlinable
     public init(_ initialValue: sending Value) {
         storage = LockedStorage.make(initialValue)
+        mutex = storage.withUnsafeMutablePointerToElements { $0 }
+        value = storage.withUnsafeMutablePointerToHeader { $0 }
     }
 
     /// Runs `body` with the value while holding the lock.
@@ -29,9 +37,14 @@ public struct Locked<Value>: @unchecked Sendable {
     public func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        storage.lock()
-        defer { storage.unlock() }
-        return try body(&storage.value.pointee)
+        let locked = pthread_mutex_lock(mutex)
+        precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
+        defer {
+            let unlocked = pthread_mutex_unlock(mutex)
+            precondition(unlocked == 0, "pthread_mutex_unlock failed: \(unlocked)")
+            withExtendedLifetime(storage) {}
+        }
+        return try body(&value.pointee)
     }
 }
 
@@ -49,22 +62,6 @@ final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
         // `create` is typed as returning ManagedBuffer, but it allocates an instance of the class it is
         // called on.
         return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
-    }
-
-    /// The value's address, stable for the object's lifetime (only dereferenced under the lock).
-    @inlinable
-    var value: UnsafeMutablePointer<Value> { withUnsafeMutablePointerToHeader { $0 } }
-
-    @inlinable
-    func lock() {
-        let code = withUnsafeMutablePointerToElements { pthread_mutex_lock($0) }
-        precondition(code == 0, "pthread_mutex_lock failed: \(code)")
-    }
-
-    @inlinable
-    func unlock() {
-        let code = withUnsafeMutablePointerToElements { pthread_mutex_unlock($0) }
-        precondition(code == 0, "pthread_mutex_unlock failed: \(code)")
     }
 
     deinit {

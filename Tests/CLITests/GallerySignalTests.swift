@@ -58,7 +58,9 @@ import Testing
         #expect(partials?.count == 2, "kept: \(partials ?? [])")
     }
 
-    @Test func secondSigintQuitsAtOnce() async throws {
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["FETCH_GALLERY_SANITIZER"] != nil,
+                    "under a sanitizer: the second SIGINT must be handled while the stop is still writing; sanitized and loaded, the child finished writing its few photos first (it printed \"Gallery:\"), a race the test cannot win there"))
+    func secondSigintQuitsAtOnce() async throws {
         try await DedicatedTaskExecutor.offPool { try await Self.sigintTwice() }
     }
 

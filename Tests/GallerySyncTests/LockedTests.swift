@@ -57,3 +57,33 @@ func runOnThread(_ body: @escaping @Sendable () -> Void) async {
         }.start()
     }
 }
+
+/// A `Locked(())` guarding other state, as a plain lock: the first version read the object's header
+/// before locking, and TSan records a zero-sized value's inout access at that same address, so a
+/// contended `Locked(())` was reported racing with itself (seen in the CLI's JSON progress output).
+@Suite struct LockedVoidTests {
+    final class Tally: @unchecked Sendable {
+        var count = 0
+    }
+
+    @Test func contendedPlainLockIsSeenByTSan() async {
+        let lock = Locked(())
+        let tally = Tally()
+        let threads = 4, increments = 20_000
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<threads {
+                group.addTask {
+                    await runOnThread {
+                        for i in 0..<increments {
+                            lock.withLock { _ in
+                                tally.count += 1
+                                if i % 64 == 0 { sched_yield() }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(lock.withLock { _ in tally.count } == threads * increments)
+    }
+}
