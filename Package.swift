@@ -34,16 +34,20 @@ let package = Package(
             name: "CCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
-        .target(name: "GalleryImaging", dependencies: ["CCodecs"]),
-        .target(name: "GalleryTransfer", dependencies: ["CCurl"]),
+        // The project's lock and continuation hand-off, both visible to ThreadSanitizer (see its files);
+        // every module that locks or hands values between threads uses them instead of Synchronization's.
+        .target(name: "GallerySync"),
+        .target(name: "GalleryImaging", dependencies: ["CCodecs", "GallerySync"]),
+        .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto"]),
+        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto", "GallerySync"]),
         .executableTarget(
             name: "fetch-gallery",
             dependencies: [
                 "GalleryKit",
                 "GalleryDemo",
+                "GallerySync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +56,7 @@ let package = Package(
             name: "GalleryDemo",
             dependencies: [
                 "GalleryImaging",
+                "GallerySync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -60,14 +65,15 @@ let package = Package(
         // Scripts/bench-cache: the pipeline's cold, warm and coalesced requests on real photos.
         .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
-        .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging"]),
+        .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging", "GallerySync"]),
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
         .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport"]),
+        .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
+        .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GallerySync"]),
+        .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
         // The library as a user sees it: imported without @testable, public symbols only.
-        .testTarget(name: "GalleryPublicAPITests", dependencies: ["GalleryKit", "GalleryTestSupport"]),
+        .testTarget(name: "GalleryPublicAPITests", dependencies: ["GalleryKit", "GalleryTestSupport", "GallerySync"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import GalleryTestSupport
 
 /// Finds the built `fetch-gallery` (tests run after `swift build --build-tests`, which builds it).
@@ -22,7 +23,7 @@ enum DownloadCLI {
     }
 
     static func wait(_ runner: ProcessRunner, timeout: Double) async -> ProcessResult {
-        await withCheckedContinuation { c in
+        await withHandOffContinuation { c in
             Thread { c.resume(returning: runner.wait(timeout: timeout)) }.start()
         }
     }

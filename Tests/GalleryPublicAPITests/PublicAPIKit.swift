@@ -1,7 +1,7 @@
 import Foundation
 import GalleryKit
 import GalleryTestSupport
-import Synchronization
+import GallerySync
 
 /// Shared helpers. Everything here uses public API only: this target imports the libraries
 /// without `@testable`, as a user's program would.
@@ -48,7 +48,7 @@ enum APIKit {
 
 /// Records every pipeline event and transfer start, through the observer protocols.
 final class EventLog: ImagePipelineObserver {
-    private let events = Mutex<[String]>([])
+    private let events = Locked<[String]>([])
 
     func pipeline(_ event: ImagePipelineEvent) {
         let text: String
@@ -73,7 +73,7 @@ final class EventLog: ImagePipelineObserver {
 
 /// Collects per-request progress values.
 final class ProgressLog: Sendable {
-    private let values = Mutex<[ImageProgress]>([])
+    private let values = Locked<[ImageProgress]>([])
     func record(_ progress: ImageProgress) { values.withLock { $0.append(progress) } }
     var all: [ImageProgress] { values.withLock { $0 } }
 }

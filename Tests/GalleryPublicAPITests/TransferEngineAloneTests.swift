@@ -1,7 +1,7 @@
 import Foundation
 import GalleryTestSupport
 import GalleryTransfer
-import Synchronization
+import GallerySync
 import Testing
 
 /// The transfer engine without any imaging: only `GalleryTransfer` is imported here.
@@ -23,7 +23,7 @@ import Testing
             .decode(Page.self)
         #expect(page.page == 1 && page.total == 3)
 
-        let received = Mutex<Int64>(0)
+        let received = Locked<Int64>(0)
         let data = try await engine.request(server.url("/blob.bin")).validate()
             .onProgress { bytes, _ in received.withLock { $0 = max($0, bytes) } }
             .data()

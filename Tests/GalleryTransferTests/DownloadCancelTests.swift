@@ -1,6 +1,6 @@
 import Foundation
 import GalleryTestSupport
-import Synchronization
+import GallerySync
 import Testing
 @testable import GalleryTransfer
 
@@ -10,7 +10,7 @@ import Testing
     @Test func cancelledDownloadKeepsItsPartialAndTheNextOneResumes() async throws {
         let server = try FaultServer()
         let body = Kit.jpeg(600_000, seed: 7)
-        let slow = Mutex(true)
+        let slow = Locked(true)
         server.route("/a.jpg") { _, _ in
             let file = FaultServer.Response.file(body, etag: "\"v1\"", contentType: "image/jpeg")
             return slow.withLock { $0 } ? file.trickle(bytesPerSecond: 100_000) : file

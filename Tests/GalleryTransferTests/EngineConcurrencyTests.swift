@@ -1,13 +1,13 @@
 import Foundation
 import GalleryTestSupport
-import Synchronization
+import GallerySync
 import Testing
 @testable import GalleryTransfer
 
 /// Many transfers at once: limits hold, connections are reused, every file is byte-exact.
 @Suite struct EngineConcurrencyTests {
     final class Counter: TransferObserver {
-        let state = Mutex((active: 0, peak: 0, progressEvents: 0, finished: 0))
+        let state = Locked((active: 0, peak: 0, progressEvents: 0, finished: 0))
         func transferDidStart(id: TransferID, url: String) {
             state.withLock { $0.active += 1; $0.peak = max($0.peak, $0.active) }
         }

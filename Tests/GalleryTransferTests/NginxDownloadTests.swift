@@ -1,6 +1,6 @@
 import Foundation
 import GalleryTestSupport
-import Synchronization
+import GallerySync
 import Testing
 @testable import GalleryTransfer
 
@@ -83,7 +83,7 @@ import Testing
 
 /// Collects failures from concurrent callbacks.
 final class FailureList: Sendable {
-    private let list = Mutex<[TransferError]>([])
+    private let list = Locked<[TransferError]>([])
     func add(_ e: TransferError) { list.withLock { $0.append(e) } }
     var all: [TransferError] { list.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GallerySync
 import GalleryTestSupport
 import Testing
 @testable import GalleryTransfer
@@ -60,7 +60,7 @@ import Testing
 
 /// Collects HTTP versions from concurrent callbacks.
 final class VersionList: Sendable {
-    private let list = Mutex<[String]>([])
+    private let list = Locked<[String]>([])
     func add(_ v: String) { list.withLock { $0.append(v) } }
     var all: [String] { list.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GallerySync
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +30,7 @@ public final class DemoImageStore: Sendable {
     public let folder: URL
     private let renderer: any DemoImageRendering
     private let limiter: RenderLimiter
-    private let inFlight = Mutex<[Key: Task<CachedDemoImage, any Error>]>([:])
+    private let inFlight = Locked<[Key: Task<CachedDemoImage, any Error>]>([:])
 
     private struct Key: Hashable {
         let id: Int

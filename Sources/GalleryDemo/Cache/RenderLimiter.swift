@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GallerySync
 
 /// Runs blocking render jobs on Dispatch's global queue, at most `limit` at a time.
 ///
@@ -9,11 +9,11 @@ import Synchronization
 final class RenderLimiter: Sendable {
     private struct State {
         var running = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [HandOffContinuation<Void, Never>] = []
     }
 
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(limit: Int) {
         self.limit = max(1, limit)
@@ -23,7 +23,7 @@ final class RenderLimiter: Sendable {
     func run<T: Sendable>(_ job: @escaping @Sendable () throws(DemoError) -> T) async throws(DemoError) -> T {
         await acquire()
         defer { release() }
-        let result: Result<T, DemoError> = await withCheckedContinuation { continuation in
+        let result: Result<T, DemoError> = await withHandOffContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(returning: Result { () throws(DemoError) -> T in try job() })
             }
@@ -32,7 +32,7 @@ final class RenderLimiter: Sendable {
     }
 
     private func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (continuation: HandOffContinuation<Void, Never>) in
             let granted = state.withLock { state -> Bool in
                 if state.running < limit {
                     state.running += 1
@@ -46,7 +46,7 @@ final class RenderLimiter: Sendable {
     }
 
     private func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> HandOffContinuation<Void, Never>? in
             if state.waiters.isEmpty {
                 state.running -= 1
                 return nil

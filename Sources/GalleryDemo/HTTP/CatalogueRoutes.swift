@@ -1,5 +1,5 @@
 import Hummingbird
-import Synchronization
+import GallerySync
 
 /// The 500px-style JSON endpoints and the image route, registered on one router.
 struct CatalogueRoutes: Sendable {
@@ -65,7 +65,7 @@ struct CatalogueRoutes: Sendable {
 /// The server's base URL, set once from Hummingbird's on-running callback and read by every
 /// request (a class so the routes and the callback share it).
 final class BaseURLBox: Sendable {
-    private let storage = Mutex<String?>(nil)
+    private let storage = Locked<String?>(nil)
 
     var value: String? {
         get { storage.withLock { $0 } }

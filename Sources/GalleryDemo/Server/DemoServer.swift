@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
-import Synchronization
+import GallerySync
 
 /// The demo catalogue HTTP server, running in the background of the current process on
 /// 127.0.0.1.
@@ -112,13 +112,13 @@ public final class DemoServer: Sendable {
 private final class StartSignal: Sendable {
     private struct State {
         var result: Result<Int, DemoError>?
-        var waiter: CheckedContinuation<Result<Int, DemoError>, Never>?
+        var waiter: HandOffContinuation<Result<Int, DemoError>, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func finish(_ result: Result<Int, DemoError>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<Int, DemoError>, Never>? in
+        let waiter = state.withLock { state -> HandOffContinuation<Result<Int, DemoError>, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
             defer { state.waiter = nil }
@@ -128,7 +128,7 @@ private final class StartSignal: Sendable {
     }
 
     func wait() async throws(DemoError) -> Int {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int, DemoError>, Never>) in
+        let result = await withHandOffContinuation { (continuation: HandOffContinuation<Result<Int, DemoError>, Never>) in
             let ready = state.withLock { state -> Result<Int, DemoError>? in
                 if let result = state.result { return result }
                 state.waiter = continuation

@@ -1,8 +1,8 @@
-import Synchronization
+import GallerySync
 
 /// A thread-safe least-recently-used cache with a total-cost limit and a count limit.
 ///
-/// Every operation is O(1) and runs under one `Mutex`. Storing an entry makes it the most recently
+/// Every operation is O(1) and runs under one lock (`Locked`). Storing an entry makes it the most recently
 /// used, and so does reading it; when either limit is exceeded the least recently used entries are
 /// evicted until both hold again. An entry whose cost exceeds ``entryCostLimit`` (by default a
 /// quarter of ``costLimit``) is not stored at all: keeping it would flush most of the cache for one
@@ -15,7 +15,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Maximum cost of a single entry; costlier values are rejected.
     public let entryCostLimit: Int
 
-    private let list = Mutex(LRUList<Key, Value>())
+    private let list = Locked(LRUList<Key, Value>())
 
     /// Creates an empty cache.
     /// - Parameters:

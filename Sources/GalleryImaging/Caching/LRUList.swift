@@ -1,6 +1,6 @@
 /// The unsynchronised core of ``Cache``: a dictionary from key to slot plus a doubly linked list
 /// threaded through an array of slots (indices, not references, so no per-entry object and no
-/// reference counting of nodes). All operations are O(1); `Cache` wraps it in a `Mutex`.
+/// reference counting of nodes). All operations are O(1); `Cache` wraps it in a lock (`Locked`).
 struct LRUList<Key: Hashable, Value> {
     private struct Node {
         var key: Key

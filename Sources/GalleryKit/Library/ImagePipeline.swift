@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GallerySync
 
 /// Download, decode and scale images, with a decoded-image cache and one download and one decode
 /// per source and size however many callers ask at once.
@@ -47,7 +47,7 @@ public final class ImagePipeline: Sendable {
     /// key without asking the server. Bounded (LRU) so a crawler's memory does not grow forever.
     let validators = Cache<String, KnownValidator>(costLimit: 1 << 40, countLimit: 100_000, entryCostFraction: 1)
     let pipelineObservers: [any ImagePipelineObserver]
-    let counters = Mutex(Statistics())
+    let counters = Locked(Statistics())
 
     /// Creates an independent pipeline: its own engine, worker threads and (unless the
     /// configuration names one) cache.

@@ -1,4 +1,4 @@
-import Synchronization
+import GallerySync
 
 /// Hands the progress of shared work to every request waiting on it: handlers register under
 /// their source, and the one download or decode for that source reports once for all of them.
@@ -10,7 +10,7 @@ final class ProgressRouter: Sendable {
         var lastID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers `handler` for `source`; pass the returned token to ``remove(_:source:)``.
     func add(_ handler: @escaping Handler, for source: ImageRequest.Source) -> UInt64 {

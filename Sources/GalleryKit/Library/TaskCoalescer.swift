@@ -1,4 +1,4 @@
-import Synchronization
+import GallerySync
 
 /// The in-flight table: one shared unstructured task per key, awaited by any number of callers.
 ///
@@ -20,7 +20,7 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Failure: Er
         var lastID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The value for `key`: from work already in flight when there is some, else from `work`,
     /// started now in its own task. `joined` is told whether the caller joined existing work.
@@ -90,14 +90,14 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Failure: Er
     private final class Waiter: Sendable {
         private enum Slot {
             case empty
-            case waiting(CheckedContinuation<Outcome, Never>)
+            case waiting(HandOffContinuation<Outcome, Never>)
             case done(Outcome)
         }
 
-        private let slot = Mutex(Slot.empty)
+        private let slot = Locked(Slot.empty)
 
         func wait() async -> Outcome {
-            await withCheckedContinuation { continuation in
+            await withHandOffContinuation { continuation in
                 let ready = slot.withLock { s -> Outcome? in
                     if case .done(let outcome) = s { return outcome }
                     s = .waiting(continuation)
@@ -109,7 +109,7 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Failure: Er
 
         /// The first outcome delivered wins; later ones are dropped.
         func deliver(_ outcome: Outcome) {
-            let continuation = slot.withLock { s -> CheckedContinuation<Outcome, Never>? in
+            let continuation = slot.withLock { s -> HandOffContinuation<Outcome, Never>? in
                 switch s {
                 case .empty:
                     s = .done(outcome)

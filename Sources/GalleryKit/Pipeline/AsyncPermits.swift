@@ -1,9 +1,11 @@
+import GallerySync
+
 /// A counting semaphore for tasks: the page feed takes a permit for each photo it hands on and the
 /// photo gives it back when done, so the feed runs at most `permits` photos ahead of the finished
 /// ones and memory stays flat however long the run is.
 actor AsyncPermits {
     private var available: Int
-    private var waiters: [CheckedContinuation<Bool, Never>] = []
+    private var waiters: [HandOffContinuation<Bool, Never>] = []
     private var closed = false
 
     init(_ permits: Int) { available = max(1, permits) }
@@ -15,7 +17,7 @@ actor AsyncPermits {
             available -= 1
             return true
         }
-        return await withCheckedContinuation { waiters.append($0) }
+        return await withHandOffContinuation { waiters.append($0) }
     }
 
     func release() {

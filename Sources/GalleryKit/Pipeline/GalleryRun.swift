@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import Synchronization
 
 /// One run of the gallery pipeline: listing pages -> photo downloads -> thumbnails -> gallery folder,
@@ -18,11 +19,11 @@ public final class GalleryRun: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// The photo work of the running ``run()``, so that a stop can cancel the downloads under way
     /// even after the feed has handed on its last photo.
-    private let work = Mutex<Task<Void, Never>?>(nil)
-    private let summary = Mutex(GalleryRunSummary())
-    let comments = Mutex([Int: [Comment]]())
+    private let work = Locked<Task<Void, Never>?>(nil)
+    private let summary = Locked(GalleryRunSummary())
+    let comments = Locked([Int: [Comment]]())
     /// The class of the address the API's listing pages came from (the most public one seen).
-    let apiAddressClass = Mutex<AddressClass?>(nil)
+    let apiAddressClass = Locked<AddressClass?>(nil)
 
     /// A run of `job`, not started yet (see ``run()``).
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import Synchronization
 
 /// A fixed set of threads for CPU-bound work (decode, scale, encode, hash), so that long C calls
@@ -11,9 +12,9 @@ public final class WorkerPool: Sendable {
         var stopped = false
     }
 
-    /// What the threads share with the pool (a class: `Mutex` cannot be captured by value).
+    /// What the threads share with the pool: the queue and the semaphore that counts it.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
         let available = DispatchSemaphore(value: 0)
     }
 
@@ -64,7 +65,7 @@ public final class WorkerPool: Sendable {
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let cancelled = CancelFlag()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            try await withThrowingHandOffContinuation { (continuation: HandOffContinuation<T, any Error>) in
                 let job: @Sendable () -> Void = {
                     if cancelled.isSet { return continuation.resume(throwing: CancellationError()) }
                     continuation.resume(with: Result { try work() })

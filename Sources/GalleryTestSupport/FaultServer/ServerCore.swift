@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import GallerySync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +21,7 @@ final class ServerCore: Sendable {
         var connectionCount = 0
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     let listenFD: Int32
     let port: UInt16
     /// A pipe written once by `stop()`; every wait in the server polls its read end, so one

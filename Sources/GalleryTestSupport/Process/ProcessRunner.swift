@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import GallerySync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +35,7 @@ public final class ProcessRunner: Sendable {
         var exit: (status: Int32, signal: Int32?)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let exited = DispatchSemaphore(value: 0)
     private let readers = DispatchGroup()
     private let started = Date()

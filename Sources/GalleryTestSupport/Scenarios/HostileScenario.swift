@@ -72,6 +72,10 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
         // Port 1 (tcpmux) is never served here. A port that was free a moment ago is not safe: tests run
         // in parallel, and another test's server may take it in between (seen: a 404 instead of a refusal).
         let closedPort = self == .redirectToClosedPort ? "http://127.0.0.1:1/gone.jpg" : ""
+        // The bomb is built now, not by the first request that asks for it: building it in the response path
+        // left the client waiting on a silent server (under TSan and load, past a 1 s low-speed window and
+        // even an 8 s deadline), so the scenario failed as a stall instead of as a bomb.
+        if self == .gzipBomb { _ = Self.bomb }
         server.route(path) { request, attempt in
             scenario.response(request: request, attempt: attempt, payload: payload, selfURL: target,
                               closedURL: closedPort)

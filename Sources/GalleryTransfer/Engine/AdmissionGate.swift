@@ -1,4 +1,4 @@
-import Synchronization
+import GallerySync
 
 /// Our own admission queue: at most `total` transfers run, at most `perHost` per host. Waiting transfers are
 /// not yet inside libcurl, so their timeouts do not tick while they queue. FIFO, skipping waiters whose host
@@ -6,7 +6,7 @@ import Synchronization
 final class AdmissionGate: Sendable {
     private struct Waiter {
         let host: String
-        let continuation: CheckedContinuation<Void, Never>
+        let continuation: HandOffContinuation<Void, Never>
     }
 
     private struct State {
@@ -18,7 +18,7 @@ final class AdmissionGate: Sendable {
 
     let total: Int
     let perHost: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(total: Int, perHost: Int) {
         self.total = max(1, total)
@@ -27,7 +27,7 @@ final class AdmissionGate: Sendable {
 
     /// Suspends until a slot for `host` is free, then holds it until `release(host:)`.
     func acquire(host: String) async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (c: HandOffContinuation<Void, Never>) in
             let admitted = state.withLock { s in
                 if s.waiters.isEmpty || !s.waiters.contains(where: { $0.host == host }),
                    s.running < total, s.perHost[host, default: 0] < perHost {
@@ -42,11 +42,11 @@ final class AdmissionGate: Sendable {
     }
 
     func release(host: String) {
-        let woken: [CheckedContinuation<Void, Never>] = state.withLock { s in
+        let woken: [HandOffContinuation<Void, Never>] = state.withLock { s in
             s.running -= 1
             s.perHost[host, default: 1] -= 1
             if s.perHost[host] == 0 { s.perHost[host] = nil }
-            var ready: [CheckedContinuation<Void, Never>] = []
+            var ready: [HandOffContinuation<Void, Never>] = []
             var i = 0
             while i < s.waiters.count && s.running < total {
                 let w = s.waiters[i]

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import GallerySync
 import Synchronization
 
 /// One attempt of one transfer: the easy handle, its callbacks and what they observed.
@@ -14,7 +15,7 @@ final class CurlTransfer: @unchecked Sendable {
     private let sink: BodySink
     private let onProgress: (@Sendable (Int64, Int64?) -> Void)?
     let cancelled = Atomic<Bool>(false)
-    var continuation: CheckedContinuation<AttemptOutcome, Never>?
+    var continuation: HandOffContinuation<AttemptOutcome, Never>?
 
     private var parser = HeadParser()
     private var finalHead: ResponseHead?

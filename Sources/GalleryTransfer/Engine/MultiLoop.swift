@@ -1,6 +1,6 @@
 import CCurl
 import Foundation
-import Synchronization
+import GallerySync
 
 /// The one libcurl multi handle and the thread that drives it with `curl_multi_poll`.
 ///
@@ -19,7 +19,7 @@ final class MultiLoop: Sendable {
         let share: UnsafeMutableRawPointer
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let handles: Handles
 
     init(maxConnections: Int) {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import GallerySync
 import Synchronization
 
 /// The transfer engine: one libcurl multi handle on its own thread, an admission queue (total and per-host
@@ -62,7 +63,7 @@ public final class TransferEngine: Sendable {
                                   bodyBytes: 0, errorBody: [], effectiveURL: nil, metrics: AttemptMetrics())
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<AttemptOutcome, Never>) in
+            await withHandOffContinuation { (c: HandOffContinuation<AttemptOutcome, Never>) in
                 transfer.continuation = c
                 loop.submit(transfer)
             }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GallerySync
 
 /// An observer that sums all transfers into one snapshot a progress bar can poll at its own rate
 /// (polling is the throttle: events arrive as fast as the engine makes them, the display reads at 10 Hz).
@@ -29,7 +29,7 @@ public final class AggregateProgress: TransferObserver {
         var doneBytes: Int64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An aggregate with nothing counted yet.
     public init() {}

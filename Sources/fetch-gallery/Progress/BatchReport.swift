@@ -1,6 +1,6 @@
 import Foundation
 import GalleryKit
-import Synchronization
+import GallerySync
 
 /// Joins the engine's aggregate progress, the skipped files and the failures of a batch, and feeds the renderer.
 final class BatchReport: Sendable {
@@ -8,7 +8,7 @@ final class BatchReport: Sendable {
     private let aggregate: AggregateProgress
     private let total: Int
     private let start = Date()
-    private let state = Mutex((skipped: 0, failures: [TransferError]()))
+    private let state = Locked((skipped: 0, failures: [TransferError]()))
 
     init(renderer: any ProgressRenderer, aggregate: AggregateProgress, total: Int) {
         self.renderer = renderer

@@ -1,6 +1,6 @@
 import Foundation
 import GalleryKit
-import Synchronization
+import GallerySync
 
 /// Joins the pipeline's events (pages, photos) with the engine's byte counts and feeds a renderer;
 /// at the end prints one line per failed photo on stderr.
@@ -19,12 +19,12 @@ final class GalleryReport: GalleryObserver {
     private let renderer: any ProgressRenderer
     private let aggregate: AggregateProgress
     private let start = Date()
-    private let counts: Mutex<Counts>
+    private let counts: Locked<Counts>
 
     init(renderer: any ProgressRenderer, aggregate: AggregateProgress, pageLimit: Int) {
         self.renderer = renderer
         self.aggregate = aggregate
-        counts = Mutex(Counts(pageLimit: pageLimit))
+        counts = Locked(Counts(pageLimit: pageLimit))
     }
 
     func gallery(_ event: GalleryEvent) {

@@ -1,12 +1,12 @@
 import Foundation
 import GalleryKit
-import Synchronization
+import GallerySync
 
 /// One JSON object per line on stdout: `file` events as files finish, `progress` once a second, `done` at the end.
 final class JSONProgress: ProgressRenderer {
-    private let lastPrint = Mutex<Double>(0)
+    private let lastPrint = Locked<Double>(0)
     /// Lines from several tasks must not interleave.
-    private let output = Mutex(())
+    private let output = Locked(())
 
     func tick(_ state: ProgressState) {
         let now = Date().timeIntervalSinceReferenceDate

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
+import GallerySync
 
 /// For logs and pipes: a plain summary line every few seconds and one at the end, no control characters.
 final class PlainProgress: ProgressRenderer {
-    private let lastPrint = Mutex<Double>(Date().timeIntervalSinceReferenceDate)
+    private let lastPrint = Locked<Double>(Date().timeIntervalSinceReferenceDate)
     let interval: Double
 
     init(interval: Double = 3) { self.interval = interval }

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import GallerySync
 
 /// One live line on a terminal (stderr), redrawn at most 10 times a second and cleared at the end.
 final class TerminalProgress: ProgressRenderer {
     /// When the line was last drawn, and whether it was cleared for good. Drawing happens under the lock,
     /// so a tick that was already running when the command finished cannot redraw after the clear.
-    private let line = Mutex<(lastDraw: Double, finished: Bool)>((0, false))
+    private let line = Locked<(lastDraw: Double, finished: Bool)>((0, false))
 
     func tick(_ state: ProgressState) {
         let now = Date().timeIntervalSinceReferenceDate

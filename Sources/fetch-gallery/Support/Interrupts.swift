@@ -1,4 +1,5 @@
 import Dispatch
+import GallerySync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ final class Interrupts: @unchecked Sendable {
     // Everything below is touched only on `queue`; the sources just need to stay alive.
     private var sources: [any DispatchSourceSignal] = []
     private var received: Int32?
-    private var waiters: [CheckedContinuation<Int32, Never>] = []
+    private var waiters: [HandOffContinuation<Int32, Never>] = []
     private let queue = DispatchQueue(label: "fetch-gallery.signals")
 
     init(onFirst: (@Sendable (Int32) -> Void)? = nil) {
@@ -31,7 +32,7 @@ final class Interrupts: @unchecked Sendable {
 
     /// The first signal (waits until one arrives).
     func wait() async -> Int32 {
-        await withCheckedContinuation { continuation in
+        await withHandOffContinuation { continuation in
             queue.async { [self] in
                 if let received { continuation.resume(returning: received) } else { waiters.append(continuation) }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import GalleryTestSupport
 import Testing
 
@@ -60,7 +61,7 @@ struct HostileRun {
     /// `process`, also sampling the child's peak resident memory (VmHWM in /proc, KiB) while it runs.
     static func measured(_ executable: String, _ arguments: [String], timeout: Double) async throws
         -> (result: ProcessResult, peakKiB: Int) {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withThrowingHandOffContinuation { continuation in
             DispatchQueue.global().async {
                 do {
                     let runner = try ProcessRunner(executable, arguments)

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import GalleryTestSupport
 
 /// One response as the real `curl` binary saw it.
@@ -31,7 +32,7 @@ struct CurlResponse {
 /// per core, and tests run in parallel), and everything would hang.
 enum DemoCurl {
     static func run(_ arguments: [String], allowNoResponse: Bool = false) async throws -> CurlResponse {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withThrowingHandOffContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try runBlocking(arguments, allowNoResponse: allowNoResponse) })
             }

@@ -1,13 +1,13 @@
 import Foundation
 import GalleryTestSupport
-import Synchronization
+import GallerySync
 @testable import GalleryDemo
 
 /// The real renderer, counting how often each image is rendered (to prove single flight and
 /// on-disk reuse). Not a mock: every call still decodes, scales and encodes.
 final class CountingRenderer: DemoImageRendering {
     let inner: DemoImageRenderer
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
 
     init(sources: DemoSourcePhotos) {
         inner = DemoImageRenderer(sources: sources)

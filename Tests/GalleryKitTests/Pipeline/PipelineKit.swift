@@ -1,6 +1,6 @@
 import Foundation
 import GalleryTestSupport
-import Synchronization
+import GallerySync
 @testable import GalleryKit
 
 /// One photo as the fake API lists it, with the corpus file its image URL serves.
@@ -41,10 +41,10 @@ struct FakePhoto: Sendable {
 /// A FaultServer acting as a 500px-style API: `/photos?...&page=N` answers the JSON page set for N
 /// (items as raw JSON text, so a test can send wrong-typed fields), images answer real corpus bytes.
 final class FakeAPI: Sendable {
-    /// The pages being served (a class: a `Mutex` cannot be captured by the route closure).
+    /// The pages being served, shared with the route closure.
     final class Listing: Sendable {
-        let pages = Mutex<[[String]]>([])
-        let totalPages = Mutex<Int?>(nil)
+        let pages = Locked<[[String]]>([])
+        let totalPages = Locked<Int?>(nil)
     }
 
     let server: FaultServer
@@ -96,7 +96,7 @@ final class FakeAPI: Sendable {
 
 /// Records every event, for tests that count what happened.
 final class EventLog: GalleryObserver {
-    let events = Mutex<[GalleryEvent]>([])
+    let events = Locked<[GalleryEvent]>([])
     func gallery(_ event: GalleryEvent) { events.withLock { $0.append(event) } }
 
     var finished: [Int] {

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import GallerySync
 
 /// The run's append-only journal, `.fetch-gallery/journal.jsonl` in the gallery folder.
 ///
@@ -10,7 +10,7 @@ import Synchronization
 /// ignores. Opening replays the file, starts a fresh line after a torn one, and compacts
 /// it (an atomic rewrite of the current state) when it has grown past the threshold.
 ///
-/// Safe to use from many tasks: a `Mutex` serialises appends and the in-memory state.
+/// Safe to use from many tasks: a lock (`Locked`) serialises appends and the in-memory state.
 /// One process per gallery folder: a second `Journal` on the same folder fails with
 /// `EWOULDBLOCK` from `flock(2)` on `.fetch-gallery/lock`.
 public final class Journal: Sendable {
@@ -44,7 +44,7 @@ public final class Journal: Sendable {
     /// What replay found when the journal was opened.
     public let replay: JournalReplay
     private let lockFD: Int32
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
 
     /// Opens (or creates) the journal of the gallery at `folder` and replays it.
     public init(folder: String, options: Options = Options()) throws(GalleryError) {
@@ -76,7 +76,7 @@ public final class Journal: Sendable {
                 _ = Glibc.close(fd)
                 throw error
             }
-            storage = Mutex(Storage(fd: fd, size: size, sizeAfterCompaction: 0, state: replay.state))
+            storage = Locked(Storage(fd: fd, size: size, sizeAfterCompaction: 0, state: replay.state))
         } catch {
             _ = Glibc.close(lockFD)
             throw error
