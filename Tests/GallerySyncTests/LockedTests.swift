@@ -8,19 +8,13 @@ import Testing
     @Test func contendedIncrementsAreExactAndSeenByTSan() async {
         let counter = Locked(0)
         let threads = 4, increments = 20_000
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<threads {
-                group.addTask {
-                    await runOnThread {
-                        for _ in 0..<increments {
-                            // Yielding inside now and then leaves the lock taken while another thread
-                            // asks for it, so the contended path runs too.
-                            counter.withLock { value in
-                                value += 1
-                                if value % 64 == 0 { sched_yield() }
-                            }
-                        }
-                    }
+        await onThreads(threads) {
+            for _ in 0..<increments {
+                // Yielding inside now and then leaves the lock taken while another thread
+                // asks for it, so the contended path runs too.
+                counter.withLock { value in
+                    value += 1
+                    if value % 64 == 0 { sched_yield() }
                 }
             }
         }
@@ -48,6 +42,15 @@ import Testing
     }
 }
 
+/// Runs `body` on `count` threads at once and returns when all are done.
+func onThreads(_ count: Int, _ body: @escaping @Sendable () -> Void) async {
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<count {
+            group.addTask { await runOnThread(body) }
+        }
+    }
+}
+
 /// Runs `body` on a thread of its own (not the cooperative pool), so the threads really contend.
 func runOnThread(_ body: @escaping @Sendable () -> Void) async {
     await withHandOffContinuation { (done: HandOffContinuation<Void, Never>) in
@@ -70,17 +73,11 @@ func runOnThread(_ body: @escaping @Sendable () -> Void) async {
         let lock = Locked(())
         let tally = Tally()
         let threads = 4, increments = 20_000
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<threads {
-                group.addTask {
-                    await runOnThread {
-                        for i in 0..<increments {
-                            lock.withLock { _ in
-                                tally.count += 1
-                                if i % 64 == 0 { sched_yield() }
-                            }
-                        }
-                    }
+        await onThreads(threads) {
+            for i in 0..<increments {
+                lock.withLock { _ in
+                    tally.count += 1
+                    if i % 64 == 0 { sched_yield() }
                 }
             }
         }
