@@ -5,7 +5,7 @@ import Testing
 /// SIGKILL the real binary half-way through a throttled batch, run it again: every file ends byte-identical,
 /// and the server sent hardly more than the files' sizes in total (the partials were resumed, not refetched).
 @Suite struct DownloadKillResumeTests {
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["FETCH_GALLERY_SANITIZER"] != nil,
+    @Test(.disabled(if: Sanitizer.active,
                    "under a sanitizer: the 2% re-sent-bytes bound assumes the kill lands with little in flight; a sanitized, slower client has more in flight")) func killedRunResumesByteExactWithoutRefetching() async throws {
         let server = try FaultServer()
         let sizes = [1_800_000, 2_000_000, 1_500_000, 1_400_000, 1_900_000, 1_600_000]

@@ -30,7 +30,7 @@ import Testing
 
     // Off the cooperative pool: other CLI tests block its two threads for seconds while they wait for
     // their processes, and a late SIGINT finds the trickling run already finished.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["FETCH_GALLERY_SANITIZER"] != nil,
+    @Test(.disabled(if: Sanitizer.active,
                    "under a sanitizer: its 20 s wait for the trickle and 5 s stop bound are wall-clock; sanitized binaries on a loaded machine miss them"))
     func sigintWritesTheGalleryAndExits130() async throws {
         try await DedicatedTaskExecutor.offPool { try await Self.sigintOnce() }
@@ -62,7 +62,7 @@ import Testing
     /// takes only milliseconds and can finish first (then the run prints its summary, as it should). So the
     /// scenario runs up to three times and passes when one run had its second SIGINT land during the stop
     /// and quit at once. A broken second-SIGINT path fails all three.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["FETCH_GALLERY_SANITIZER"] != nil,
+    @Test(.disabled(if: Sanitizer.active,
                     "under a sanitizer: the second SIGINT must be handled while the stop is still writing; sanitized and loaded, the child finished writing its few photos first (it printed \"Gallery:\"), a race the test cannot win there"))
     func secondSigintQuitsAtOnce() async throws {
         var outcomes: [String] = []
