@@ -1,0 +1,8 @@
+# Sourced by Scripts/test and Scripts/check-sanitizers, so both run the same targets the same way
+# (a target added to one list and not the other went untested under the sanitizers once).
+#
+# Each test target runs in its own `swift test` process. Suites that measure the whole process (open
+# descriptors, threads) run alone, in a process of their own: in parallel with their target's other
+# suites they count those suites' sockets too.
+test_targets=(GallerySyncTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryTransferTests CLITests GalleryPublicAPITests)
+alone="GalleryTransferTests\\.SupportFaultServerLifecycleTests"
