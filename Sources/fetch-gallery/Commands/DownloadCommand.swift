@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import GalleryKit
 
-extension ProgressMode: ExpressibleByArgument {}
-
 /// `fetch-gallery download --urls FILE --out DIR`: fetch every listed URL into DIR, resuming partials.
 struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,22 +12,16 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @Option(help: "File with one URL per line (blank lines and #comments skipped).") var urls: String
     @Option(help: "Folder to write into (created if missing).") var out: String
-    @Option(help: "Transfers at once.") var jobs = 16
-    @Option(name: .customLong("per-host"), help: "Transfers at once per host.") var perHost = 6
-    @Option(help: "Progress display: auto, tty, plain, json, none.") var progress: ProgressMode = .auto
-    @Flag(help: "Print errors only.") var quiet = false
-    @Flag(name: .customLong("expect-images"), help: "Reject bodies that are not JPEG/PNG/GIF/WebP.") var expectImages = false
-    @Flag(help: "fsync every file before publishing it.") var durable = false
-    @OptionGroup var certificates: CertificateOptions
-    @Option(help: "Seconds one file may take across all its attempts.") var deadline: Double = 300
+    @OptionGroup var transfer: TransferOptions
     @Option(name: .customLong("max-attempts"), help: "Attempts per file, including the first.") var maxAttempts = 5
+    @Flag(name: .customLong("expect-images"), help: "Reject bodies that are not JPEG/PNG/GIF/WebP.") var expectImages = false
     @Flag(name: .customLong("allow-private-addresses"),
           help: "Let redirects lead anywhere (by default not to a more private address than the listed URL's host).")
     var allowPrivateAddresses = false
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
-        guard maxAttempts >= 1, deadline > 0 else { throw ValidationError("--max-attempts and --deadline must be positive") }
+        guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
     }
 
     func run() async throws {
@@ -51,23 +43,12 @@ struct DownloadCommand: AsyncParsableCommand {
                             expectImage: expectImages, addressPolicy: policy)
         }
         let aggregate = AggregateProgress()
-        var config = TransferConfiguration()
-        config.maxConcurrentTransfers = jobs
-        config.maxConcurrentPerHost = perHost
-        config.durable = durable
-        config.caCertificatesPath = certificates.caCertificates
-        config.deadline = deadline
+        var config = transfer.configuration(observers: [aggregate])
         config.retry.maxAttempts = maxAttempts
-        config.observers = [aggregate]
         let engine = TransferEngine(configuration: config)
-        let report = BatchReport(renderer: progress.renderer(quiet: quiet), aggregate: aggregate, total: requests.count)
+        let report = BatchReport(renderer: output.renderer, aggregate: aggregate, total: requests.count)
 
-        let ticker = Task {
-            while !Task.isCancelled {
-                report.tick()
-                try? await Task.sleep(nanoseconds: 100_000_000)
-            }
-        }
+        let ticker = ProgressTicker.start { report.tick() }
         await engine.downloadAll(requests) { report.record($0) }
         ticker.cancel()
         report.finish()

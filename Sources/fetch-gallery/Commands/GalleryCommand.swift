@@ -57,31 +57,13 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "Fetch each photo's comments for its page.")
     var comments = false
 
-    @Option(help: "Downloads at once.")
-    var jobs = 16
-
-    @Option(name: .customLong("per-host"), help: "Downloads at once per host.")
-    var perHost = 6
-
     @Option(help: "Threads decoding and scaling (default: the cores).")
     var workers = System.coreCount
-
-    @Option(help: "Progress display: auto (a live line on a terminal, plain lines otherwise), tty, plain, json, none.")
-    var progress: ProgressMode = .auto
-
-    @Flag(name: .shortAndLong, help: "Print errors only.")
-    var quiet = false
 
     @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels (a decompression-bomb guard).")
     var maxPixels = 100_000_000
 
-    @Option(help: "Seconds one download may take across all its attempts.")
-    var deadline: Double = 300
-
-    @Flag(help: "fsync every file before publishing it.")
-    var durable = false
-
-    @OptionGroup var certificates: CertificateOptions
+    @OptionGroup var transfer: TransferOptions
 
     @Flag(name: .customLong("allow-private-addresses"),
           help: ArgumentHelp("""
@@ -90,6 +72,8 @@ struct GalleryCommand: AsyncParsableCommand {
               link-local addresses), and a --urls entry may not redirect to a more private address than its host's.
               """))
     var allowPrivateAddresses = false
+
+    @OptionGroup var output: OutputOptions
 
     func thumbnailSizes() throws -> [Int] {
         guard let sizes else { return [size] }
@@ -107,13 +91,14 @@ struct GalleryCommand: AsyncParsableCommand {
             else { throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1") }
         }
         guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
-        guard size >= 1, jobs >= 1, perHost >= 1, workers >= 1, maxPixels >= 1, deadline > 0 else {
-            throw ValidationError("--size, --jobs, --per-host, --workers, --max-pixels and --deadline must be positive")
+        guard size >= 1, workers >= 1, maxPixels >= 1 else {
+            throw ValidationError("--size, --workers and --max-pixels must be positive")
         }
         _ = try thumbnailSizes()
     }
 
     func run() async throws {
+        let quiet = output.quiet
         var demo: DemoServer?
         let source: GalleryJob.Source
         if let urls {
@@ -146,28 +131,15 @@ struct GalleryCommand: AsyncParsableCommand {
         job.allowPrivateAddresses = allowPrivateAddresses
 
         let aggregate = AggregateProgress()
-        var transfer = TransferConfiguration()
-        transfer.maxConcurrentTransfers = jobs
-        transfer.maxConcurrentPerHost = perHost
-        transfer.deadline = deadline
-        transfer.durable = durable
-        transfer.caCertificatesPath = certificates.caCertificates
-        transfer.observers = [aggregate]
-        let engine = TransferEngine(configuration: transfer)
-        let report = GalleryReport(renderer: progress.renderer(quiet: quiet), aggregate: aggregate, pageLimit: pages)
+        let engine = TransferEngine(configuration: transfer.configuration(observers: [aggregate]))
+        let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report])
-        let quiet = self.quiet
         let interrupts = Interrupts { _ in
             if !quiet { StandardError.line("\nStopping: writing the gallery for what is done (Ctrl-C again quits at once).") }
             gallery.requestStop()
         }
 
-        let ticker = Task {
-            while !Task.isCancelled {
-                report.tick()
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let ticker = ProgressTicker.start { report.tick() }
         let summary: GalleryRunSummary
         do {
             summary = try await gallery.run()
