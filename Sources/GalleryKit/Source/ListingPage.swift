@@ -65,8 +65,29 @@ public struct ListingPage<Item: ListingItem>: Sendable, Hashable, Codable {
 
     /// Decodes a page body fetched from `url`.
     ///
+    /// Only the failures that lose the whole page (not JSON, no list, a list of the wrong type) throw;
+    /// item-level failures never reach here, because the list's elements are decoded lossily.
+    ///
     /// - Throws: `SourceError` naming `url` when the body is not JSON or has no array under `Item.listKey`.
     public static func decode(_ data: Data, from url: URL) throws(SourceError) -> ListingPage {
-        try decodePage(ListingPage.self, from: data, listKey: Item.listKey, page: url)
+        let listKey = Item.listKey
+        do {
+            return try JSONDecoder().decode(ListingPage.self, from: data)
+        } catch let error as DecodingError {
+            switch error {
+            case let .keyNotFound(key, context) where context.codingPath.isEmpty && key.stringValue == listKey:
+                throw .missingList(page: url, key: listKey)
+            case let .valueNotFound(_, context) where context.codingPath.map(\.stringValue) == [listKey]:
+                throw .missingList(page: url, key: listKey)
+            case let .dataCorrupted(context) where context.codingPath.isEmpty:
+                throw .notJSON(page: url, reason: String(describing: context.underlyingError ?? error))
+            case let .typeMismatch(_, context) where context.codingPath.isEmpty:
+                throw .notJSON(page: url, reason: "top level is not a JSON object")
+            default:
+                throw .malformedPage(page: url, reason: describe(error))
+            }
+        } catch {
+            throw .malformedPage(page: url, reason: String(describing: error))
+        }
     }
 }

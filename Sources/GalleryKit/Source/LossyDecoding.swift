@@ -48,30 +48,6 @@ func describe(_ error: any Error) -> String {
     }
 }
 
-/// Decodes a page, mapping the failures that lose the whole page (not JSON, no list,
-/// list of the wrong type) to a `SourceError` naming the page. Item-level failures never
-/// reach here: the list's elements are decoded lossily.
-func decodePage<Page: Decodable>(_ type: Page.Type, from data: Data, listKey: String, page: URL) throws(SourceError) -> Page {
-    do {
-        return try JSONDecoder().decode(Page.self, from: data)
-    } catch let error as DecodingError {
-        switch error {
-        case let .keyNotFound(key, context) where context.codingPath.isEmpty && key.stringValue == listKey:
-            throw .missingList(page: page, key: listKey)
-        case let .valueNotFound(_, context) where context.codingPath.map(\.stringValue) == [listKey]:
-            throw .missingList(page: page, key: listKey)
-        case let .dataCorrupted(context) where context.codingPath.isEmpty:
-            throw .notJSON(page: page, reason: String(describing: context.underlyingError ?? error))
-        case let .typeMismatch(_, context) where context.codingPath.isEmpty:
-            throw .notJSON(page: page, reason: "top level is not a JSON object")
-        default:
-            throw .malformedPage(page: page, reason: describe(error))
-        }
-    } catch {
-        throw .malformedPage(page: page, reason: String(describing: error))
-    }
-}
-
 extension KeyedDecodingContainer {
     /// An optional field that is really optional: absent, `null` or wrong-typed all give nil.
     ///
