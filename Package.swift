@@ -73,6 +73,8 @@ let package = Package(
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
+        // Scripts/test-one, as CI runs it, on a deliberately crashing and a hanging test process.
+        .testTarget(name: "TestRunnerTests", dependencies: ["GalleryTestSupport"]),
         // The library as a user sees it: imported without @testable, public symbols only.
         .testTarget(name: "GalleryPublicAPITests", dependencies: ["GalleryKit", "GalleryTestSupport", "GallerySync"]),
     ]

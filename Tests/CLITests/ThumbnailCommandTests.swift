@@ -9,7 +9,7 @@ import Testing
     @Test("good files become thumbnails; exit 0", arguments: [1, 2])
     func allGood(jobs: Int) throws {
         let out = try TempDirectory()
-        let inputs = ["exif-orientation/Landscape_6.jpg", "exif-orientation/Portrait_3.jpg",
+        let inputs = try ["exif-orientation/Landscape_6.jpg", "exif-orientation/Portrait_3.jpg",
                       "png-suite/basn6a08.png", "derived/testorig-progressive.jpg"].map(Corpus.path)
         let result = try ProcessRunner.run(binary, ["thumbnail", "--jobs", "\(jobs)", "--out", out.path] + inputs)
         #expect(result.exitCode == 0, "\(result.stderrText)")
@@ -29,7 +29,7 @@ import Testing
         var half = try Corpus.bytes("exif-orientation/Landscape_1.jpg")
         half.removeLast(half.count / 2)
         let cut = try scratch.write(half, to: "cut.jpg")
-        let good = Corpus.path("exif-orientation/Landscape_1.jpg")
+        let good = try Corpus.path("exif-orientation/Landscape_1.jpg")
         let result = try ProcessRunner.run(binary, ["thumbnail", "--out", out.path, html, cut, good, "/nonexistent/x.png"])
         #expect(result.exitCode == 1)
         let lines = result.stderrText.split(separator: "\n")

@@ -2,7 +2,7 @@ import GalleryImaging
 import GalleryTestSupport
 import Testing
 
-/// One case per row of shared/corpus/expected.tsv.
+/// One case per row of Tests/Corpus/expected.tsv.
 @Suite("Decoding conformance (expected.tsv)")
 struct DecodingConformanceTests {
     static let okRows = Corpus.entries.filter { $0.expect == "ok" }
@@ -10,9 +10,12 @@ struct DecodingConformanceTests {
     static let eitherRows = Corpus.entries.filter { $0.expect == "either" }
     static let exifRows = Corpus.entries.filter { $0.exifOrientation != nil && $0.expect == "ok" }
 
-    @Test func corpusIsPresent() {
-        #expect(Corpus.root != nil, "set FETCH_GALLERY_CORPUS or keep shared/corpus beside the checkout")
-        #expect(Corpus.entries.count >= 257)
+    /// The parameterised tests below run one case per row: an unreadable expected.tsv would leave
+    /// them with no cases at all, so its presence and every listed file are checked here.
+    @Test func corpusIsPresent() throws {
+        #expect(Corpus.entries.count == 257, "expected.tsv under \(Corpus.root)")
+        for row in Corpus.entries { _ = try Corpus.path(row.file) }
+        #expect(Self.okRows.count == 219 && Self.errorRows.count == 33 && Self.eitherRows.count == 5)
     }
 
     @Test(arguments: okRows)

@@ -54,7 +54,7 @@ struct DecodingGuardTests {
         }
     }
 
-    @Test(arguments: ["png-suite/basn2c08.png", "jpeg-mozilla/jpg-size-33x33.jpg"])
+    @Test(arguments: ["png-suite/basn2c08.png", "jpeg-made/jpg-size-33x33.jpg"])
     func maxPixelsOption(file: String) throws {
         let bytes = try Corpus.bytes(file)
         Self.expectError(bytes, name: file, options: DecodeOptions(maxPixels: 1000)) {

@@ -8,7 +8,7 @@ import Testing
 @Suite("Decoding: damaged inputs never crash")
 struct DecodingRobustnessTests {
     static let files = ["libjpeg-turbo/testorig.jpg", "derived/testorig-progressive.jpg",
-                        "derived/testorig-progressive-arith.jpg", "jpeg-mozilla/jpg-cmyk-1.jpg",
+                        "derived/testorig-progressive-arith.jpg", "jpeg-made/jpg-cmyk-1.jpg",
                         "png-suite/basi6a16.png", "png-suite/basn3p04.png", "png-image-rs/issue403.png"]
     static let targets: [DecodeTarget] = [.fullSize, .longestEdge(8)]
 

@@ -17,14 +17,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test func corpusIsFoundFromThisFile() throws {
-        let root = try #require(Corpus.root)
-        #expect(root.hasSuffix("shared/corpus"))
-        #expect(FileManager.default.fileExists(atPath: root + "/README.md"))
+    @Test func corpusIsTheRepositorysOwn() throws {
+        #expect(Corpus.root.hasSuffix("/Tests/Corpus"))
+        #expect(!Corpus.root.contains("shared/"))
+        #expect(FileManager.default.fileExists(atPath: Corpus.root + "/README.md"))
+        #expect(FileManager.default.fileExists(atPath: Corpus.root + "/expected.tsv"))
     }
 
     @Test func corpusMissingFileIsATypedError() throws {
         #expect(throws: TestSupportError.self) { try Corpus.bytes("no/such/file.jpg") }
+        let error = #expect(throws: TestSupportError.self) { try Corpus.path("no/such/file.jpg") }
+        #expect(error?.description.contains("no/such/file.jpg") == true)
     }
 
     @Test func expectationsMatchTheReadme() throws {
