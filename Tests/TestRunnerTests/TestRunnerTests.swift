@@ -32,6 +32,26 @@ import Testing
         #expect(output.contains("CrashProbe"), "the report does not name the crashing test:\n\(output)")
     }
 
+    /// The failure once seen: a backtracer that never finishes kept the crashed run open for over 20
+    /// minutes. One that hangs for good (a stand-in given as the runtime's `swift-backtrace`) must be
+    /// stopped by Scripts/test-one's watchdog and the crash still fail the run within a minute.
+    @Test func hangingBacktracerIsStoppedAndTheCrashStillFails() throws {
+        let folder = try TempDirectory(prefix: "backtracer")
+        let standIn = try folder.write(Array("#!/bin/sh\necho 'stand-in backtracer: hanging' >&2\nwhile :; do sleep 1; done\n".utf8),
+                                        to: "swift-backtrace")
+        chmod(standIn, 0o755)
+        let result = try Self.probe("crash", test: "crashes()", environment: [
+            "FETCH_GALLERY_BACKTRACE": "enable=yes,interactive=no,swift-backtrace=\(standIn)",
+            "FETCH_GALLERY_BACKTRACE_LIMIT": "10",
+        ])
+        let output = result.stdoutText + result.stderrText
+        #expect(!result.timedOut, "still running after 180 s:\n\(output)")
+        #expect(output.contains("stand-in backtracer: hanging"), "the stand-in was not used:\n\(output)")
+        #expect(output.contains("ran past 10s and was stopped"), "\(output)")
+        #expect(result.exitCode != 0 && result.exitCode != 124, "exit \(result.status):\n\(output)")
+        #expect(result.duration < 60, "took \(result.duration) s")
+    }
+
     @Test func hangingTestIsStoppedAtTheTimeLimit() throws {
         let result = try Self.probe("hang", test: "hangs()", environment: ["FETCH_GALLERY_TEST_TIMEOUT": "5s"])
         let output = result.stdoutText + result.stderrText
