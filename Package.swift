@@ -29,10 +29,12 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Our own C: every libjpeg / libpng call that may longjmp runs inside a C function
-        // that owns the setjmp, so no longjmp ever crosses a Swift frame.
+        // that owns the setjmp, so no longjmp ever crosses a Swift frame. libwebp and giflib
+        // report errors by return codes.
         .target(
             name: "CCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"),
+                             .linkedLibrary("webpdemux"), .linkedLibrary("gif")]
         ),
         // The project's lock and continuation hand-off, both visible to ThreadSanitizer (see its files);
         // every module that locks or hands values between threads uses them instead of Synchronization's.

@@ -13,9 +13,9 @@ struct DecodingConformanceTests {
     /// The parameterised tests below run one case per row: an unreadable expected.tsv would leave
     /// them with no cases at all, so its presence and every listed file are checked here.
     @Test func corpusIsPresent() throws {
-        #expect(Corpus.entries.count == 257, "expected.tsv under \(Corpus.root)")
+        #expect(Corpus.entries.count == 280, "expected.tsv under \(Corpus.root)")
         for row in Corpus.entries { _ = try Corpus.path(row.file) }
-        #expect(Self.okRows.count == 219 && Self.errorRows.count == 33 && Self.eitherRows.count == 5)
+        #expect(Self.okRows.count == 234 && Self.errorRows.count == 41 && Self.eitherRows.count == 5)
     }
 
     @Test(arguments: okRows)
@@ -25,6 +25,7 @@ struct DecodingConformanceTests {
         #expect(image.bitmap.height == row.height)
         #expect(image.sourceWidth == row.width && image.sourceHeight == row.height)
         #expect(image.scaleDenominator == 1)
+        #expect(image.format.rawValue == row.file.split(separator: ".").last.map { $0 == "jpg" ? "jpeg" : String($0) })
         // CMYK JPEGs are listed with 4 channels and decode to RGB.
         let isJPEG = row.file.hasSuffix(".jpg")
         let expected = isJPEG && row.channels == 4 ? 3 : row.channels

@@ -97,6 +97,49 @@ fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride);
 /// is source pixel (i*stride, j*stride).
 fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_t stride);
 
+// MARK: WebP decode (libwebp reports errors by status codes; no longjmp)
+
+typedef struct {
+    uint32_t width, height;     ///< the image, or an animation's canvas
+    int has_alpha;
+    int animated;               ///< only the first frame is decoded
+    int frames;                 ///< frames the container lists (0 when unknown)
+    int lossless;               ///< VP8L
+    uint32_t exif_offset, exif_length;  ///< the EXIF chunk's payload within the data (length 0: none)
+    uint32_t icc_offset, icc_length;    ///< the ICCP chunk's payload within the data (length 0: none)
+} fg_webp_header;
+
+/// Reads the features and chunks; refuses more than limits->max_pixels before anything is allocated.
+fg_status fg_webp_read_header(const uint8_t *data, size_t len, const fg_limits *limits, fg_webp_header *out,
+                              char *message, size_t message_cap);
+/// Decodes into dst (out_h rows, `stride` bytes apart), 3 (RGB) or 4 (RGBA) channels. A still image is
+/// scaled by libwebp to out_w x out_h; an animation's first frame decodes at canvas size.
+fg_status fg_webp_decode(const uint8_t *data, size_t len, const fg_webp_header *header, uint32_t out_w,
+                         uint32_t out_h, int channels, uint8_t *dst, size_t stride, char *message,
+                         size_t message_cap);
+
+// MARK: GIF decode (giflib reports errors by return codes; no longjmp)
+
+typedef struct {
+    uint32_t width, height;     ///< the canvas: the logical screen (the frame's extent when that is 0)
+    uint32_t frame_left, frame_top, frame_width, frame_height;  ///< the first image on the canvas
+    int interlaced;
+    int has_alpha;              ///< a transparent index, or a frame that leaves part of the canvas empty
+    int channels;               ///< 3 (RGB) or 4 (RGBA, when has_alpha)
+} fg_gif_header;
+
+typedef struct fg_gif fg_gif;
+
+fg_gif *fg_gif_create(void);
+void fg_gif_destroy(fg_gif *ctx);
+const char *fg_gif_message(const fg_gif *ctx);
+/// Reads the screen descriptor and the records up to the first image descriptor; refuses a screen or
+/// frame over limits->max_pixels before anything is decoded. `data` must stay valid until destroy.
+fg_status fg_gif_read_header(fg_gif *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
+                             fg_gif_header *out);
+/// Decodes the first image onto the transparent canvas in dst (height rows, `stride` bytes apart).
+fg_status fg_gif_read(fg_gif *ctx, uint8_t *dst, size_t stride);
+
 // MARK: Encoders
 
 /// Frees a buffer returned by an encoder.
