@@ -20,6 +20,28 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// can say "unsupported TIFF" rather than "not an image".
     public var isDecodable: Bool { self == .jpeg || self == .png || self == .webp || self == .gif }
 
+    /// The usual file-name extension: `jpg`, `png`, `webp`, `gif`, `bmp`, `tif`.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .tiff: "tif"
+        default: rawValue
+        }
+    }
+
+    /// The media type a server should send it with (`image/jpeg`, `image/webp`, ...).
+    public var mediaType: String { "image/" + rawValue }
+
+    /// The format a file-name extension names (`jpg`, `jpeg`, `png`, `webp`, `gif`, `bmp`, `tif`,
+    /// `tiff`; any case), or nil.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "tif", "tiff": self = .tiff
+        case let other: self.init(rawValue: other)
+        }
+    }
+
     /// The format whose signature starts `bytes`, or nil when none does.
     public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
