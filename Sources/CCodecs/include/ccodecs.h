@@ -96,6 +96,10 @@ fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride);
 /// reduced grid, ceil(width/stride) x ceil(height/stride) pixels, into dst. Pixel (i, j) of the grid
 /// is source pixel (i*stride, j*stride).
 fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_t stride);
+/// For a non-interlaced image: decodes row by row into factor x factor block averages (2...64;
+/// alpha-weighted when there is alpha), ceil(width/factor) x ceil(height/factor) pixels into dst,
+/// never holding the full-size image.
+fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stride);
 
 // MARK: WebP decode (libwebp reports errors by status codes; no longjmp)
 
