@@ -10,19 +10,24 @@ enum ColorFixtures {
         case adobeRGB = "adobe-rgb-compatible"
         case displayP3 = "display-p3-compatible"
         case grayGamma18 = "gray-gamma18"
+        /// A CMYK profile darker and warmer than the naive conversion (only for CMYK tests).
+        static let cmykWarm = "cmyk-warm"
 
-        var path: String {
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/icc/\(rawValue).icc").path
-        }
-
-        var bytes: [UInt8] { get throws { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } }
+        var path: String { ColorFixtures.profilePath(rawValue) }
+        var bytes: [UInt8] { get throws { try ColorFixtures.profile(rawValue) } }
         var isGray: Bool { self == .grayGamma18 }
         var description: String { rawValue }
     }
 
-    static let srgbProfilePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/icc/srgb.icc").path
+    static func profilePath(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/icc/\(name).icc").path
+    }
+
+    static func profile(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: profilePath(name))))
+    }
+
+    static let srgbProfilePath = profilePath("srgb")
 
     /// Real photos, sRGB without a profile: the corpus' colourful test image and saturated photos of
     /// the demo catalogue (muted ones such as the corpus' landscapes move too little in Display P3

@@ -5,6 +5,6 @@ set -eu
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cc -O2 -o "$tmp/mkprofiles" mkprofiles.c -llcms2
+cc -O2 -o "$tmp/mkprofiles" mkprofiles.c -llcms2 -lm
 "$tmp/mkprofiles"
 ls -l *.icc

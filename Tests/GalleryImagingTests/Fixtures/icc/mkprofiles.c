@@ -1,6 +1,7 @@
 // Writes the test ICC profiles with LittleCMS 2 from the published primaries, white points and
 // tone curves (facts from the specifications, no profile file copied): see make.sh.
 #include <lcms2.h>
+#include <math.h>
 #include <stdio.h>
 
 static int save(cmsHPROFILE p, const char *description, const char *path) {
@@ -12,6 +13,42 @@ static int save(cmsHPROFILE p, const char *description, const char *path) {
     cmsCloseProfile(p);
     if (!ok) fprintf(stderr, "cannot write %s\n", path);
     return ok ? 0 : 1;
+}
+
+// A CMYK printer-like profile for the CMYK tests: A2B0 only (CMYK -> Lab), sampled from the naive
+// conversion R = (1 - C)(1 - K) made darker and warmer (a gamma of 1.4 and less blue), so a
+// decoder that ignores it is visibly off.
+static int sample_cmyk(const cmsUInt16Number in[], cmsUInt16Number out[], void *cargo) {
+    cmsHTRANSFORM toLab = cargo;
+    double c = in[0] / 65535.0, m = in[1] / 65535.0, y = in[2] / 65535.0, k = in[3] / 65535.0;
+    double rgb[3] = { (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k) };
+    for (int i = 0; i < 3; i++) rgb[i] = pow(rgb[i], 1.4);
+    rgb[2] *= 0.85;
+    cmsCIELab lab;
+    cmsDoTransform(toLab, rgb, &lab, 1);
+    cmsFloat2LabEncodedV2(out, &lab);
+    return 1;
+}
+
+static cmsHPROFILE cmyk_profile(void) {
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile(), labProfile = cmsCreateLab4Profile(NULL);
+    cmsHTRANSFORM toLab = cmsCreateTransform(srgb, TYPE_RGB_DBL, labProfile, TYPE_Lab_DBL, INTENT_RELATIVE_COLORIMETRIC, 0);
+    cmsHPROFILE p = cmsCreateProfilePlaceholder(NULL);
+    cmsSetProfileVersion(p, 2.1);  // lut16 (mft2) holds a bare CLUT; mAB would want curves around it
+    cmsSetDeviceClass(p, cmsSigOutputClass);
+    cmsSetColorSpace(p, cmsSigCmykData);
+    cmsSetPCS(p, cmsSigLabData);
+    cmsPipeline *pipe = cmsPipelineAlloc(NULL, 4, 3);
+    cmsStage *clut = cmsStageAllocCLut16bit(NULL, 9, 4, 3, NULL);
+    cmsStageSampleCLut16bit(clut, sample_cmyk, toLab, 0);
+    cmsPipelineInsertStage(pipe, cmsAT_END, clut);
+    cmsWriteTag(p, cmsSigAToB0Tag, pipe);
+    cmsWriteTag(p, cmsSigMediaWhitePointTag, cmsD50_XYZ());
+    cmsPipelineFree(pipe);
+    cmsDeleteTransform(toLab);
+    cmsCloseProfile(srgb);
+    cmsCloseProfile(labProfile);
+    return p;
 }
 
 int main(void) {
@@ -39,6 +76,8 @@ int main(void) {
 
     // sRGB itself, for tools that need an explicit source profile (ImageMagick's -profile).
     failed |= save(cmsCreate_sRGBProfile(), "sRGB (LittleCMS built-in)", "srgb.icc");
+
+    failed |= save(cmyk_profile(), "CMYK darker and warmer than naive (test)", "cmyk-warm.icc");
 
     cmsFreeToneCurve(gamma22);
     cmsFreeToneCurve(srgbCurve);
