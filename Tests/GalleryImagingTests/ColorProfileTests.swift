@@ -12,7 +12,7 @@ struct ColorProfileTests {
         let photo: String
         let profile: ColorFixtures.Profile
         let container: ColorFixtures.Container
-        var testDescription: String { "\(photo) in \(profile) \(container)" }
+        var testDescription: String { "\(photo.split(separator: "/").last ?? "") \(profile) \(container)" }
     }
 
     static let cases = ColorFixtures.photos.flatMap { photo in

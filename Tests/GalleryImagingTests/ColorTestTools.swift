@@ -16,7 +16,13 @@ enum ColorFixtures {
         var path: String { ColorFixtures.profilePath(rawValue) }
         var bytes: [UInt8] { get throws { try ColorFixtures.profile(rawValue) } }
         var isGray: Bool { self == .grayGamma18 }
-        var description: String { rawValue }
+        var description: String {
+            switch self {
+            case .adobeRGB: "Adobe RGB"
+            case .displayP3: "Display P3"
+            case .grayGamma18: "grey 1.8"
+            }
+        }
     }
 
     static func profilePath(_ name: String) -> String {
