@@ -36,20 +36,21 @@ static void consume_dc_scans(fg_jpeg *ctx) {
     jpeg_start_output(ci, ci->input_scan_number);
 }
 
-// Where the decoder stood when the data ran out decides between a missing EOI and a cut image:
-// the data must have ended inside the last iMCU row of its scan (or between scans), with no bit
-// the entropy decoder needed missing (a cut there already failed in on_emit_message), every
-// component must have had a scan, and a progressive file must have every coefficient final (a cut
-// between two scans leaves later refinements unread). Arithmetic coding pads without telling, so a
-// file using it that ran out counts as cut.
+// Where the decoder stood when the data ran out decides between a missing EOI and a cut image.
+// Any cut inside a scan's data already failed in on_emit_message: the entropy decoder needed bits
+// that were not there. What is left: a sequential scan must have run out in its last iMCU row (every
+// block codes at least an EOB, so earlier would have starved it), every component must have had a
+// scan, and a progressive file must have every coefficient final, since a cut between two scans
+// leaves later refinements unread. (A progressive AC scan may end in an EOB run over many rows, so
+// its last bytes can come long before its last row: no row test there.) Arithmetic coding pads
+// without telling, so a file using it that ran out counts as cut.
 static int input_complete(const fg_jpeg *ctx) {
     const struct jpeg_decompress_struct *ci = &ctx->cinfo;
     if (ctx->starved || ci->arith_code) return 0;
-    if (ctx->eof_row < (long)ci->total_iMCU_rows - 1) return 0;
     for (int c = 0; c < ci->num_components; c++) {
         if (!ci->comp_info[c].quant_table) return 0;  // latched by the component's first scan
     }
-    if (!ci->progressive_mode) return 1;
+    if (!ci->progressive_mode) return ctx->eof_row >= (long)ci->total_iMCU_rows - 1;
     if (ctx->dc_only) return output_coefficients_complete(ci);
     for (int c = 0; c < ci->num_components; c++) {
         for (int k = 0; k < DCTSIZE2; k++) {

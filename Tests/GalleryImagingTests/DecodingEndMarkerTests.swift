@@ -11,6 +11,13 @@ struct DecodingEndMarkerTests {
     static func baseline() throws -> [UInt8] { try Corpus.bytes("exif-orientation/Landscape_1.jpg") }
     static func progressive() throws -> [UInt8] { try DecodingFixtures.progressiveLandscape() }
     static func restarts() throws -> [UInt8] { try Corpus.bytes("derived/testorig-restart2.jpg") }
+    static func nonInterleaved() throws -> [UInt8] { try Corpus.bytes("jpeg-edge/non-interleaved-mcu.jpg") }
+    /// Progressive, its lower part flat white: the AC scans end in an EOB run over many MCU rows, so
+    /// the decoder reads its last bytes long before the last row.
+    static func progressiveFlatBottom() throws -> [UInt8] {
+        try DecodingFixtures.run("sh", ["-c", "convert '\(Corpus.path("exif-orientation/Landscape_1.jpg"))' -fill white "
+                                        + "-draw 'rectangle 0,500 1800,1200' ppm:- | cjpeg -quality 90 -progressive"])
+    }
 
     /// The bytes up to (not including) the final EOI marker.
     static func withoutEOI(_ jpeg: [UInt8]) -> [UInt8] {
@@ -27,9 +34,10 @@ struct DecodingEndMarkerTests {
 
     static let files: [(String, @Sendable () throws -> [UInt8])] = [
         ("baseline", baseline), ("progressive", progressive), ("restart markers", restarts),
+        ("non-interleaved scans", nonInterleaved), ("progressive, flat bottom", progressiveFlatBottom),
     ]
 
-    @Test(arguments: [0, 1, 2], [DecodeTarget.fullSize, .longestEdge(256), .longestEdge(100)])
+    @Test(arguments: 0..<5, [DecodeTarget.fullSize, .longestEdge(256), .longestEdge(100)])
     func missingEOIDecodesInFull(_ index: Int, _ target: DecodeTarget) throws {
         let (label, make) = Self.files[index]
         let whole = try make()
@@ -47,7 +55,8 @@ struct DecodingEndMarkerTests {
 
     /// Cut inside the scan data at several places, including inside the last MCU row (a few bytes
     /// before the end): `.truncated`, and with `allowTruncated` a padded image with no EOI note.
-    @Test(arguments: [0, 1, 2], [0.3, 0.9, -3, -40])
+    /// (Not the 572-byte non-interleaved file: its last scan is too short to cut at these places.)
+    @Test(arguments: [0, 1, 2, 4], [0.3, 0.9, -3, -40])
     func cutInsideTheScanIsTruncated(_ index: Int, _ at: Double) throws {
         let (label, make) = Self.files[index]
         let whole = Self.withoutEOI(try make())
