@@ -86,6 +86,25 @@ static int chunks_fit(const uint8_t *data, size_t len) {
     return 1;  // ends before any IDAT: libpng reports it as truncated without allocating
 }
 
+// The colour chunks libpng kept (it drops, with a warning, profiles that do not fit the colour type).
+// libpng 1.6 fills gAMA and cHRM from an sRGB chunk too, so the order of the checks matters.
+static void read_color(fg_png *ctx, fg_png_header *out) {
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    int intent = 0;
+    if (png_get_iCCP(ctx->png, ctx->info, &name, &compression, &profile, &length) && profile && length) {
+        out->icc = profile;
+        out->icc_length = length;
+    } else if (png_get_sRGB(ctx->png, ctx->info, &intent)) {
+        out->srgb = 1;
+    } else if (png_get_gAMA(ctx->png, ctx->info, &out->gamma)) {
+        double *c = out->chrm;
+        out->has_chrm = png_get_cHRM(ctx->png, ctx->info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0;
+    }
+}
+
 fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
                              fg_png_header *out) {
     memset(out, 0, sizeof *out);
@@ -137,6 +156,7 @@ fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const
         out->exif = exif;
         out->exif_length = exif_len;
     }
+    read_color(ctx, out);
     ctx->width = w;
     ctx->height = h;
     ctx->channels = out->channels;

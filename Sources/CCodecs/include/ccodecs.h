@@ -22,7 +22,7 @@ typedef struct {
     uint64_t max_pixels;      ///< source width * height
     uint32_t max_scans;       ///< progressive JPEG scans
     uint64_t max_memory;      ///< libjpeg's own working memory (cinfo->mem->max_memory_to_use)
-    int allow_truncated;      ///< treat premature end of JPEG data as a warning, not an error
+    int allow_truncated;      ///< decode JPEG data cut inside its scans (libjpeg pads it) instead of failing
 } fg_limits;
 
 // MARK: JPEG decode
@@ -40,12 +40,15 @@ typedef struct {
     int progressive;            ///< SOF2/SOF10
     int arithmetic;             ///< SOF9/SOF10
     int precision;              ///< sample precision in bits
+    const uint8_t *icc;         ///< the ICC profile from the APP2 ICC_PROFILE segments, or NULL (owned by ctx)
+    uint32_t icc_length;
 } fg_jpeg_header;
 
 typedef struct {
     uint32_t width, height;     ///< decoded size at the chosen scale
-    int channels;               ///< 1 (grey) or 3 (RGB; CMYK is converted)
+    int channels;               ///< 1 (grey), 3 (RGB; CMYK is converted) or 4 (CMYK kept, see fg_jpeg_keep_cmyk)
     int dc_only;                ///< 1 when the DC-only progressive fast path will be used
+    int cmyk_inverted;          ///< kept CMYK is stored inverted (Adobe APP14: 255 = no ink)
 } fg_jpeg_output;
 
 typedef struct fg_jpeg fg_jpeg;
@@ -63,12 +66,18 @@ fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_denom, uint32_t *width, ui
 /// DC-only path: it stops reading scans as soon as every coefficient the 1/8 output reads is final
 /// (only the DC for components with a 1x1 IDCT; all of them for chroma libjpeg-turbo scales 2x2).
 fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_output *out);
+/// Before fg_jpeg_start: a CMYK or YCCK file decodes to its 4 CMYK channels (for a colour profile to
+/// convert) instead of our naive RGB. No effect on other colour spaces.
+void fg_jpeg_keep_cmyk(fg_jpeg *ctx);
 /// Writes all output rows into dst, `stride` bytes apart (at least width * channels).
 fg_status fg_jpeg_read(fg_jpeg *ctx, uint8_t *dst, size_t stride);
 /// Scans the decoder consumed so far (0 before fg_jpeg_start).
 int fg_jpeg_scans_read(const fg_jpeg *ctx);
 /// Warnings libjpeg emitted (corrupt-data warnings that were tolerated).
 int fg_jpeg_warnings(const fg_jpeg *ctx);
+/// 1 after a successful fg_jpeg_read when the data ended without an EOI marker but every scan the
+/// image needs was complete (a missing end marker, not a truncated image).
+int fg_jpeg_missing_eoi(const fg_jpeg *ctx);
 
 // MARK: PNG decode
 
@@ -80,6 +89,13 @@ typedef struct {
     int channels;               ///< output channels after expansion: 1, 2, 3 or 4 (8 bits each)
     const uint8_t *exif;        ///< eXIf chunk payload seen before IDAT, or NULL (owned by ctx)
     uint32_t exif_length;
+    // Colour: an iCCP profile wins over sRGB, which wins over gAMA (+ cHRM), as the PNG spec says.
+    const uint8_t *icc;         ///< the iCCP profile, decompressed, or NULL (owned by ctx)
+    uint32_t icc_length;
+    int srgb;                   ///< an sRGB chunk (and no iCCP)
+    double gamma;               ///< gAMA (file gamma, e.g. 0.45455) when there is no iCCP or sRGB; 0 when none
+    int has_chrm;               ///< chrm holds cHRM (with gamma only)
+    double chrm[8];             ///< white x, y, red x, y, green x, y, blue x, y
 } fg_png_header;
 
 typedef struct fg_png fg_png;

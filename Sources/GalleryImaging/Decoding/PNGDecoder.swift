@@ -24,6 +24,19 @@ enum PNGDecoder {
             }
         }
 
+        /// The colour chunks before IDAT: iCCP, else sRGB, else gAMA (+ cHRM).
+        var profile: ColorProfile? {
+            if let icc = header.icc, header.icc_length > 0 {
+                return .icc(Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_length))))
+            }
+            if header.srgb != 0 { return .sRGB }
+            guard header.gamma > 0 else { return nil }
+            let chromaticities = header.has_chrm != 0
+                ? withUnsafeBytes(of: header.chrm) { Array($0.bindMemory(to: Double.self)) }
+                : nil
+            return .pngGamma(header.gamma, chromaticities: chromaticities)
+        }
+
         /// The EXIF orientation from an eXIf chunk before IDAT, if any.
         var orientation: Orientation {
             guard let exif = header.exif, header.exif_length > 0 else { return .up }
@@ -78,9 +91,12 @@ enum PNGDecoder {
                     : fg_png_read(session.ctx, dst, w * format.channels)
             }
             guard status == FG_OK else { throw session.fail(status) }
+            let profile = options.readsColorProfiles ? session.profile : nil
+            let color = profile?.transformToSRGB(for: ColorLayout(format)) ?? (transform: nil, note: nil)
             return DecodedImage(bitmap: bitmap, format: .png, sourceWidth: sw, sourceHeight: sh,
                                 orientation: session.orientation, scaleDenominator: reduction,
-                                scansRead: nil, usedFastPath: reduction > 1)
+                                scansRead: nil, usedFastPath: reduction > 1, colorProfile: profile,
+                                transform: color.transform, notes: color.note.map { [$0] } ?? [])
         }
     }
 

@@ -3,7 +3,8 @@ import CCodecs
 /// WebP through libwebp. A still image is reduced in the codec (libwebp's own area-averaging
 /// rescaler) by the largest power of two, up to 8, that still covers the target, leaving the final
 /// resize to the resampler as JPEG's DCT scaling does; an animation gives its first frame as it shows
-/// on the canvas, at canvas size. The EXIF orientation comes from the container's EXIF chunk.
+/// on the canvas, at canvas size. The EXIF orientation comes from the container's EXIF chunk, the
+/// colour profile from its ICCP chunk.
 enum WebPDecoder {
     static func header(_ bytes: UnsafeRawBufferPointer, name: String,
                        options: DecodeOptions) throws(DecodeError) -> fg_webp_header {
@@ -28,6 +29,13 @@ enum WebPDecoder {
         var exif = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
         if exif.starts(with: Array("Exif\0\0".utf8)) { exif = UnsafeRawBufferPointer(rebasing: exif.dropFirst(6)) }
         return ExifReader.orientation(inTIFF: exif) ?? .up
+    }
+
+    /// The ICCP chunk's profile, if the container has one.
+    static func profile(_ header: fg_webp_header, in bytes: UnsafeRawBufferPointer) -> ColorProfile? {
+        let (start, count) = (Int(header.icc_offset), Int(header.icc_length))
+        guard count > 0, start >= 0, start + count <= bytes.count else { return nil }
+        return .icc(Array(bytes[start..<(start + count)]))
     }
 
     static func probe(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions) throws(DecodeError) -> ImageInfo {
@@ -59,9 +67,12 @@ enum WebPDecoder {
         guard status == FG_OK else {
             throw decodeError(status, name: name, message: message, width: header.width, height: header.height)
         }
+        let profile = options.readsColorProfiles ? profile(header, in: bytes) : nil
+        let color = profile?.transformToSRGB(for: ColorLayout(format)) ?? (transform: nil, note: nil)
         return DecodedImage(bitmap: bitmap, format: .webp, sourceWidth: sw, sourceHeight: sh,
                             orientation: orientation(header, in: bytes), scaleDenominator: denominator,
-                            scansRead: nil, usedFastPath: denominator > 1)
+                            scansRead: nil, usedFastPath: denominator > 1, colorProfile: profile,
+                            transform: color.transform, notes: color.note.map { [$0] } ?? [])
     }
 
     /// The largest of 8, 4 and 2 whose reduced size, ceil(size / d), still covers `minimum`; 1 when

@@ -1,6 +1,8 @@
-/// Turns encoded image bytes into an upright thumbnail: decode reduced in the codec (DCT scaling,
-/// DC-only progressive scans, early Adam7 passes), resample to the exact size, apply the EXIF
-/// orientation once, and encode (``ThumbnailFormat``: by default JPEG, or PNG when the image has alpha).
+/// Turns encoded image bytes into an upright sRGB thumbnail: decode reduced in the codec (DCT scaling,
+/// DC-only progressive scans, early Adam7 passes, PNG rows box-reduced), resample to the exact size,
+/// convert from the file's colour profile to sRGB, apply the EXIF orientation once, and encode
+/// (``ThumbnailFormat``: by default JPEG, or PNG when the image has alpha). The thumbnail carries no
+/// profile: it needs none.
 ///
 /// Orientation is applied after scaling, on the small bitmap, which is both cheaper and exactly
 /// equivalent: the scaler works on each axis independently of the other.
@@ -42,10 +44,12 @@ public struct Thumbnailer: Sendable {
     }
 
     /// Scales an already decoded image to the thumbnail size (from its source size, in stored
-    /// orientation) and makes it upright.
+    /// orientation), converts it to sRGB and makes it upright.
     public func render(_ decoded: DecodedImage) -> Bitmap {
         let size = targetSize(forSourceWidth: decoded.sourceWidth, height: decoded.sourceHeight, longestEdge: longestEdge)
-        return resampler.scale(decoded.bitmap, width: size.width, height: size.height).oriented(decoded.orientation)
+        // After the scale: the transform then costs thumbnail pixels, not source pixels.
+        let scaled = resampler.scale(decoded.bitmap, width: size.width, height: size.height)
+        return decoded.convertedToSRGB(scaled).oriented(decoded.orientation)
     }
 
     /// Encodes a thumbnail bitmap in ``format`` (with `.auto`: PNG when it has alpha, JPEG otherwise).
