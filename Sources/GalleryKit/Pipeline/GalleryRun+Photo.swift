@@ -11,9 +11,10 @@ extension GalleryRun {
         } catch {
             return fail(photo, url: url, .gallery(error), journal: journal)
         }
-        let state = journal.state
+        // This photo's entry only: a copy of the whole state would make the next append copy every entry.
+        let entry = journal.entry(of: photo.id)
         // A journaled original whose file vanished or changed size is not trusted.
-        let recorded = state.originalOnDisk(of: photo.id, in: job.folder)
+        let recorded = entry?.originalOnDisk(in: job.folder)
         let originalPath = recorded?.path
             ?? GalleryNaming.originalPath(id: photo.id, name: photo.name, extension: Self.fileExtension(of: selected.imageURL))
 
@@ -35,7 +36,7 @@ extension GalleryRun {
             }
         }
 
-        let thumbnails = recorded == nil ? [:] : state.thumbnails(of: photo.id)
+        let thumbnails = recorded == nil ? [:] : entry?.thumbnails ?? [:]
         let missing = job.thumbnailSizes.filter { size in
             guard let existing = thumbnails[size] else { return true }
             if let wanted = job.thumbnailFormat.fixedExtension,
