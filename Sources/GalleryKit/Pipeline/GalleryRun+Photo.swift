@@ -23,14 +23,25 @@ extension GalleryRun {
             let destination = job.folder + "/" + originalPath
             // Originals are only ever published by a rename after verification: one that exists is complete.
             if Self.fileSize(destination) == nil {
-                do {
-                    let result = try await engine.download(DownloadRequest(url: url, destination: destination, expectImage: true,
-                                                                               addressPolicy: imageAddressPolicy))
-                    downloaded = result.bytes - result.resumedFrom
-                    count { $0.bytesDownloaded += downloaded }
-                } catch {
-                    if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
-                    return fail(photo, url: url, .transfer(error), journal: journal)
+                // A shard downloads into its own staging folder (its partial files are its own, even when
+                // another shard fetches the same photo) and publishes the complete file by rename.
+                let staging = job.shard.map { ShardLayout(folder: job.folder, shard: $0) }
+                    .map { job.folder + "/" + $0.stagingFolder + "/" + (originalPath as NSString).lastPathComponent }
+                if Self.fileSize(staging ?? destination) == nil {
+                    do {
+                        let result = try await engine.download(DownloadRequest(url: url, destination: staging ?? destination,
+                                                                                   expectImage: true, addressPolicy: imageAddressPolicy))
+                        downloaded = result.bytes - result.resumedFrom
+                        count { $0.bytesDownloaded += downloaded }
+                    } catch {
+                        if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
+                        return fail(photo, url: url, .transfer(error), journal: journal)
+                    }
+                }
+                if let staging {
+                    do { try POSIX.rename(staging, destination) } catch {
+                        return fail(photo, url: url, .gallery(error), journal: journal)
+                    }
                 }
             }
         }

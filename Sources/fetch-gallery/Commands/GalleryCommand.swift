@@ -73,6 +73,8 @@ struct GalleryCommand: AsyncParsableCommand {
               """))
     var allowPrivateAddresses = false
 
+    @OptionGroup var shards: ShardOptions
+
     @OptionGroup var output: OutputOptions
 
     func thumbnailSizes() throws -> [Int] {
@@ -95,10 +97,12 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--size, --workers and --max-pixels must be positive")
         }
         _ = try thumbnailSizes()
+        try shards.validate()
     }
 
     func run() async throws {
         let quiet = output.quiet
+        let shard = try shards.resolve(environment: ProcessInfo.processInfo.environment)
         var demo: DemoServer?
         let source: GalleryJob.Source
         if let urls {
@@ -129,6 +133,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.workers = workers
         job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
         job.allowPrivateAddresses = allowPrivateAddresses
+        job.shard = shard
 
         let aggregate = AggregateProgress()
         let engine = TransferEngine(configuration: transfer.configuration(observers: [aggregate]))
@@ -155,7 +160,10 @@ struct GalleryCommand: AsyncParsableCommand {
         if let demo { await demo.stop() }
         withExtendedLifetime(interrupts) {}
 
-        if !quiet {
+        if !quiet, let shard {
+            StandardError.line("Shard \(shard) of \(out): \(summary.photosOK) photos, \(summary.photosFailed) failed, "
+                + "\(summary.bytesDownloaded) bytes downloaded; 'fetch-gallery merge \(out)' writes the gallery once every shard is done")
+        } else if !quiet {
             StandardError.line("Gallery: \(out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, "
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }

@@ -8,21 +8,40 @@ struct IndexPage {
         let entries = state.orderedEntries
         let done = entries.filter(\.isComplete)
         let failed = entries.filter { !$0.isComplete }
+        let pieces = Self.shell(title: title, done: done.count, failed: failed.count)
+        var out = pieces[0]
+        for entry in done { out += Self.card(entry).render() }
+        out += pieces[1]
+        for entry in failed { out += Self.failedCard(entry).render() }
+        return out + pieces[2]
+    }
+
+    /// The page around its two lists of cards, in three pieces: up to the finished photos' cards,
+    /// between them and the failed ones' cards, and after. Lets a writer stream the cards (a gallery
+    /// of a million photos is never held in memory) and still write the same bytes as ``render()``.
+    static func shell(title: String, done: Int, failed: Int) -> [String] {
+        // NUL marks the slots: the shell holds only the title (ours) and the counts, never a NUL.
+        let slot = Node.trusted(TrustedHTML("\u{0}"))
+        let title = title.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
         var body: [Node] = [
             .element("h1", children: [.text(title)]),
             .element("p", attributes: ["class": "meta"], children: [
-                .text("\(done.count) photos" + (failed.isEmpty ? "" : ", \(failed.count) failed")),
+                .text("\(done) photos" + (failed == 0 ? "" : ", \(failed) failed")),
             ]),
-            .element("ul", attributes: ["class": "grid"], children: done.map(card)),
+            .element("ul", attributes: ["class": "grid"], children: [slot]),
         ]
-        if !failed.isEmpty {
+        if failed > 0 {
             body.append(.element("h2", children: [.text("Failed")]))
-            body.append(.element("ul", attributes: ["class": "grid"], children: failed.map(failedCard)))
+            body.append(.element("ul", attributes: ["class": "grid"], children: [slot]))
+        } else {
+            body.append(slot)
         }
-        return GalleryDocument.page(title: title, body: body)
+        let pieces = GalleryDocument.page(title: title, body: body).split(separator: "\u{0}", omittingEmptySubsequences: false)
+        precondition(pieces.count == 3, "the index shell must have two card slots")
+        return pieces.map(String.init)
     }
 
-    private func card(_ entry: GalleryState.Entry) -> Node {
+    static func card(_ entry: GalleryState.Entry) -> Node {
         let meta = entry.metadata
         let name = GalleryDocument.displayName(meta.name)
         let link = SafeURL.relative(GalleryNaming.photoPagePath(id: meta.id, name: meta.name))
@@ -42,7 +61,7 @@ struct IndexPage {
 
     /// The smallest thumbnail as `src`, every size in `srcset`; the original when no
     /// thumbnail was made.
-    private func image(_ entry: GalleryState.Entry, alt: String) -> Node {
+    private static func image(_ entry: GalleryState.Entry, alt: String) -> Node {
         let original = (entry.original?.width ?? entry.metadata.width, entry.original?.height ?? entry.metadata.height)
         let sizes = entry.thumbnails.keys.sorted()
         guard let smallest = sizes.first.flatMap({ entry.thumbnails[$0] }) else {
@@ -66,11 +85,11 @@ struct IndexPage {
         ])
     }
 
-    private func widthDescriptor(_ thumbnail: ThumbnailFile, _ original: (Int?, Int?)) -> Int {
+    private static func widthDescriptor(_ thumbnail: ThumbnailFile, _ original: (Int?, Int?)) -> Int {
         GalleryDocument.dimensions(of: thumbnail, original: original)?.0 ?? thumbnail.size
     }
 
-    private func failedCard(_ entry: GalleryState.Entry) -> Node {
+    static func failedCard(_ entry: GalleryState.Entry) -> Node {
         .element("li", attributes: ["class": "card"], children: [
             .element("div", attributes: ["class": "failed"], children: [
                 GalleryDocument.isolated(GalleryDocument.displayName(entry.metadata.name), class: "name"),
