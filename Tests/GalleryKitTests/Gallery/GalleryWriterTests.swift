@@ -52,7 +52,7 @@ import Testing
 
     static let allowedTags: Set<String> = [
         "!doctype", "html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "ul", "ol", "li",
-        "figure", "figcaption", "a", "img", "span", "bdi", "strong", "div",
+        "figure", "figcaption", "a", "img", "span", "bdi", "strong", "div", "nav",
     ]
 
     /// The opening tags of `html` with their attribute names: a deliberately simple scan that
