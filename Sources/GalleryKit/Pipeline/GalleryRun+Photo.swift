@@ -14,8 +14,7 @@ extension GalleryRun {
         let state = journal.state
         // A journaled original whose file vanished or changed size is not trusted.
         let recorded = state.originalOnDisk(of: photo.id, in: job.folder)
-        let originalPath = recorded?.path
-            ?? GalleryNaming.originalPath(id: photo.id, name: photo.name, extension: Self.fileExtension(of: selected.imageURL))
+        let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: job.folder)
 
         var downloaded: Int64 = 0
         if recorded == nil {
@@ -23,6 +22,8 @@ extension GalleryRun {
             let destination = job.folder + "/" + originalPath
             // Originals are only ever published by a rename after verification: one that exists is complete.
             if Self.fileSize(destination) == nil {
+                // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
+                mkdir((destination as NSString).deletingLastPathComponent, 0o755)
                 // A shard downloads into its own staging folder (its partial files are its own, even when
                 // another shard fetches the same photo) and publishes the complete file by rename.
                 let staging = job.shard.map { ShardLayout(folder: job.folder, shard: $0) }
@@ -95,6 +96,15 @@ extension GalleryRun {
         else { return }
         let list = page.comments
         comments.withLock { $0[id] = list }
+    }
+
+    /// Where a photo the journal has no original for goes: its fanned-out path, unless a gallery made
+    /// before the fan-out already holds it at `photos/ID-slug.EXT` (then it is used there, not fetched again).
+    static func originalPath(of selected: SelectedPhoto, in folder: String) -> String {
+        let (id, name, ext) = (selected.photo.id, selected.photo.name, fileExtension(of: selected.imageURL))
+        let path = GalleryNaming.originalPath(id: id, name: name, extension: ext)
+        let legacy = GalleryNaming.legacyOriginalPath(id: id, name: name, extension: ext)
+        return fileSize(folder + "/" + path) == nil && fileSize(folder + "/" + legacy) != nil ? legacy : path
     }
 
     /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`); fixed after download if

@@ -51,20 +51,20 @@ import Testing
         #expect(folder.files().filter { $0.hasPrefix("index") } == ["index-2.html", "index-3.html", "index.html"])
         let first = try folder.read("index.html")
         #expect(first.contains("5 photos, 2 failed · page 1 of 3") && first.contains("href=\"index-2.html\""))
-        #expect(first.contains("pages/1-photo-1.html") && first.contains("pages/4-photo-4.html") && !first.contains("pages/5-photo-5.html"))
+        #expect(first.contains("pages/001/1-photo-1.html") && first.contains("pages/004/4-photo-4.html") && !first.contains("pages/005/5-photo-5.html"))
         #expect(!first.contains("<h2>Failed</h2>"))
         let second = try folder.read("index-2.html")
         // Finished photos first (5), then the failed ones (3, 6) continue the pages.
-        #expect(second.contains("pages/5-photo-5.html") && second.contains("pages/7-photo-7.html") && second.contains("<h2>Failed</h2>"))
+        #expect(second.contains("pages/005/5-photo-5.html") && second.contains("pages/007/7-photo-7.html") && second.contains("<h2>Failed</h2>"))
         #expect(second.contains("href=\"index.html\"") && second.contains("href=\"index-3.html\""))
         #expect(try folder.read("index-3.html").components(separatedBy: "class=\"failed\"").count == 2)
         // Photo pages: neighbours among finished photos, and the index page that shows them.
-        let four = try folder.read("pages/4-photo-4.html")
-        #expect(four.contains("href=\"../pages/2-photo-2.html\" rel=\"prev\"") && four.contains("href=\"../pages/5-photo-5.html\" rel=\"next\""))
-        #expect(four.contains("href=\"../index.html\""))
-        #expect(try folder.read("pages/5-photo-5.html").contains("href=\"../index-2.html\""))
-        #expect(try !folder.read("pages/1-photo-1.html").contains("rel=\"prev\""))
-        #expect(try !folder.read("pages/7-photo-7.html").contains("rel=\"next\""))
+        let four = try folder.read("pages/004/4-photo-4.html")
+        #expect(four.contains("href=\"../../pages/002/2-photo-2.html\" rel=\"prev\"") && four.contains("href=\"../../pages/005/5-photo-5.html\" rel=\"next\""))
+        #expect(four.contains("href=\"../../index.html\""))
+        #expect(try folder.read("pages/005/5-photo-5.html").contains("href=\"../../index-2.html\""))
+        #expect(try !folder.read("pages/001/1-photo-1.html").contains("rel=\"prev\""))
+        #expect(try !folder.read("pages/007/7-photo-7.html").contains("rel=\"next\""))
 
         // A smaller gallery drops the index pages it no longer needs.
         try Self.write(folder.path, photos: [1, 2], failed: [])

@@ -20,8 +20,8 @@ struct PhotoDetailPage {
     /// The index page that shows this photo's card.
     var indexPath = GalleryNaming.indexPath
 
-    /// Pages live one folder below the root.
-    static let depth = 1
+    /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
+    static let depth = 2
 
     func render() -> String {
         let meta = entry.metadata

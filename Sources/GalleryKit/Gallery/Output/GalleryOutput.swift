@@ -118,12 +118,21 @@ final class GalleryOutput {
     }
 
     /// Deletes photo pages written earlier that no finished photo has now (the photo was renamed on
-    /// the server, or is no longer complete). Only names of the pages' own form are touched.
+    /// the server, or is no longer complete), and pages of the layout before the fan-out
+    /// (`pages/ID-slug.html`). Only names of the pages' own form are touched.
     private func removeStalePages() {
-        let folderPath = folder + "/" + GalleryNaming.pagesFolder
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderPath) else { return }
-        for name in names where GalleryWriter.isPageName(name) && !pages.contains(GalleryNaming.pagesFolder + "/" + name) {
-            unlink(folderPath + "/" + name)
+        let root = GalleryNaming.pagesFolder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + root) else { return }
+        for name in names {
+            if GalleryWriter.isPageName(name) {
+                unlink(folder + "/" + root + "/" + name)
+            } else if name.count == 3, name.allSatisfy(\.isNumber) {
+                let bucket = root + "/" + name
+                let inside = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + bucket)) ?? []
+                for page in inside where GalleryWriter.isPageName(page) && !pages.contains(bucket + "/" + page) {
+                    unlink(folder + "/" + bucket + "/" + page)
+                }
+            }
         }
     }
 
