@@ -19,10 +19,10 @@ extension ShardSpec {
     ///
     /// - Slurm job arrays: `SLURM_ARRAY_TASK_ID` of `SLURM_ARRAY_TASK_COUNT`. The array must be
     ///   `0-(N-1)` with step 1 (a `%` throttle is fine): any other array would leave shards out or
-    ///   repeat them, so it is refused, naming the variables.
+    ///   repeat them, so it is refused, naming the variables. With `count` given, the task id is the
+    ///   shard of `count` whatever the array's shape, so chosen shards can be run again
+    ///   (`sbatch --array=3,17` with `--shards 64`).
     /// - Kubernetes Indexed Jobs: `JOB_COMPLETION_INDEX`, with `count` given (the Job's `completions`).
-    ///
-    /// `count`, when given with Slurm, must agree with the array's count.
     public init(environment: [String: String], count: Int?) throws(ShardError) {
         typealias V = Variable
         func number(_ name: String) throws(ShardError) -> Int? {
@@ -33,6 +33,10 @@ extension ShardSpec {
             return value
         }
         if let id = try number(V.slurmTaskID) {
+            if let count {
+                try self.init(index: id, count: count)
+                return
+            }
             guard let total = try number(V.slurmTaskCount) else {
                 throw .environment("\(V.slurmTaskID) is set but \(V.slurmTaskCount) is not (Slurm 17.11 or later sets both)")
             }
@@ -42,10 +46,8 @@ extension ShardSpec {
             guard min == 0, step == 1, max == total - 1 else {
                 throw .environment("the Slurm array must be 0-\(total - 1) with step 1 for \(total) shards "
                     + "(\(V.slurmTaskMin)=\(min), \(V.slurmTaskMax)=\(max), \(V.slurmTaskStep)=\(step), "
-                    + "\(V.slurmTaskCount)=\(total)); submit it with sbatch --array=0-\(total - 1)")
-            }
-            if let count, count != total {
-                throw .environment("--shards \(count) disagrees with \(V.slurmTaskCount)=\(total)")
+                    + "\(V.slurmTaskCount)=\(total)); submit it with sbatch --array=0-\(total - 1), "
+                    + "or give --shards N to run chosen shards of N again")
             }
             try self.init(index: id, count: total)
         } else if let index = try number(V.kubernetesIndex) {

@@ -17,7 +17,7 @@ struct ShardOptions: ParsableArguments {
     var fromEnvironment = false
 
     @Option(name: .customLong("shards"), help: ArgumentHelp(
-        "The shard count with --shard-from-env (Kubernetes sets none; with Slurm it must match the array).",
+        "The shard count with --shard-from-env (Kubernetes sets none; with Slurm it lets an array such as --array=3,17 run those shards again).",
         valueName: "N"))
     var count: Int?
 

@@ -36,6 +36,11 @@ import Testing
         #expect(try ShardSpec(environment: env, count: nil) == ShardSpec(index: 5, count: 8))
         #expect(try ShardSpec(environment: env, count: 8) == ShardSpec(index: 5, count: 8))
         #expect(throws: ShardError.self) { try ShardSpec(environment: env, count: 4) }
+        // Running chosen shards again: --array=3,5 with the count given.
+        let rerun = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "3",
+                     "SLURM_ARRAY_TASK_MAX": "5", "SLURM_ARRAY_TASK_STEP": "2"]
+        #expect(try ShardSpec(environment: rerun, count: 8) == ShardSpec(index: 5, count: 8))
+        #expect(throws: ShardError.self) { try ShardSpec(environment: rerun, count: nil) }
     }
 
     @Test func slurmArraysNotStartingAtZeroWithStepOneAreRefused() {
