@@ -8,7 +8,8 @@ import Glibc
 /// (the index last: once `index.html` is there, everything it links to is).
 ///
 /// The index is paged, ``photosPerIndexPage`` cards a page (finished photos first, then the failed
-/// ones), `index.html` first. Memory kept per photo: the name of its page, to delete stale pages.
+/// ones), `index.html` first. Memory kept per photo: a hash of its page's path (8 bytes, in a set), to
+/// delete stale pages; a collision could only leave a stale page in place.
 final class GalleryOutput {
     /// Cards on one index page.
     static let photosPerIndexPage = 240
@@ -20,7 +21,7 @@ final class GalleryOutput {
     private let manifest: StreamedFile
     private let doneCards: StreamedFile
     private let failedCards: StreamedFile
-    private var pages: Set<String> = []
+    private var pages: Set<Int> = []
     /// The last finished photo, waiting for its next neighbour before its page is written.
     private var pending: (entry: GalleryState.Entry, comments: [Comment], previous: PhotoDetailPage.Neighbour?)?
     private(set) var done = 0
@@ -66,7 +67,7 @@ final class GalleryOutput {
         let page = PhotoDetailPage(entry: entry, comments: comments, previous: previous, next: next,
                                    indexPath: IndexPage.path(page: (done - 1) / perPage + 1))
         try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
-        pages.insert(path)
+        pages.insert(path.hashValue)
         pending = nil
         return PhotoDetailPage.Neighbour(entry)
     }
@@ -87,8 +88,9 @@ final class GalleryOutput {
         let indexPages = max(1, (done + failed + perPage - 1) / perPage)
         removeStaleIndexPages(beyond: indexPages)
         let cards = CardReader(paths: [doneCards.path, failedCards.path])
-        // The later pages first: index.html, the entry point, last.
-        var written: [(Int, StreamedFile)] = []
+        // index.html, the entry point, is published last; each later page as soon as it is written
+        // (holding them all open would cost a descriptor and a buffer per page).
+        var entryPoint: StreamedFile?
         for page in 1...indexPages {
             let first = (page - 1) * perPage
             let doneHere = max(0, min(done, first + perPage) - first)
@@ -101,9 +103,9 @@ final class GalleryOutput {
             try file.write(pieces[1])
             for _ in 0..<max(0, failedHere) { try file.write(try cards.next()) }
             try file.write(pieces[2])
-            written.append((page, file))
+            if page == 1 { entryPoint = file } else { try file.commit(onlyIfChanged: true) }
         }
-        for (_, file) in written.reversed() { try file.commit(onlyIfChanged: true) }
+        try entryPoint?.commit(onlyIfChanged: true)
     }
 
     /// `value` as JSONEncoder writes it in the whole-manifest form (pretty, sorted keys).
@@ -129,7 +131,7 @@ final class GalleryOutput {
             } else if name.count == 3, name.allSatisfy(\.isNumber) {
                 let bucket = root + "/" + name
                 let inside = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + bucket)) ?? []
-                for page in inside where GalleryWriter.isPageName(page) && !pages.contains(bucket + "/" + page) {
+                for page in inside where GalleryWriter.isPageName(page) && !pages.contains((bucket + "/" + page).hashValue) {
                     unlink(folder + "/" + bucket + "/" + page)
                 }
             }
