@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One folder per stage, C only in the two shim targets (CCurl, CCodecs).
+// One folder per stage, C only in the shim targets (CCurl, CCodecs, CColor).
 // GalleryImaging (codecs, scaler, cache) and GalleryTransfer (libcurl engine) stand alone;
 // GalleryKit joins them into the pipeline and the gallery writer; fetch-gallery is a thin CLI.
 let package = Package(
@@ -29,15 +29,19 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Our own C: every libjpeg / libpng call that may longjmp runs inside a C function
-        // that owns the setjmp, so no longjmp ever crosses a Swift frame.
+        // that owns the setjmp, so no longjmp ever crosses a Swift frame. libwebp and giflib
+        // report errors by return codes.
         .target(
             name: "CCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"),
+                             .linkedLibrary("webpdemux"), .linkedLibrary("gif")]
         ),
+        // LittleCMS 2: transforms from a photo's colour profile to sRGB (returns errors, never longjmps).
+        .target(name: "CColor", linkerSettings: [.linkedLibrary("lcms2")]),
         // The project's lock and continuation hand-off, both visible to ThreadSanitizer (see its files);
         // every module that locks or hands values between threads uses them instead of Synchronization's.
         .target(name: "GallerySync"),
-        .target(name: "GalleryImaging", dependencies: ["CCodecs", "GallerySync"]),
+        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CColor", "GallerySync"]),
         .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -73,6 +77,8 @@ let package = Package(
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
+        // Scripts/test-one, as CI runs it, on a deliberately crashing and a hanging test process.
+        .testTarget(name: "TestRunnerTests", dependencies: ["GalleryTestSupport"]),
         // The library as a user sees it: imported without @testable, public symbols only.
         .testTarget(name: "GalleryPublicAPITests", dependencies: ["GalleryKit", "GalleryTestSupport", "GallerySync"]),
     ]

@@ -42,19 +42,33 @@ static void on_error_exit(j_common_ptr c) {
     fg_jpeg_fail(ctx, classify(c->err->msg_code), text);
 }
 
-// libjpeg only warns when the data ends early (it pads with a fake EOI). A thumbnail of half a photo
-// is worse than an error, so that one warning becomes an error unless the caller allows it. The
-// other corrupt-data warnings (extraneous bytes, bad progression) decode as libjpeg intends.
+// libjpeg only warns when the data ends early (it feeds a fake EOI and pads with zero bits). A
+// thumbnail of half a photo is worse than an error, but a photo whose only defect is a missing EOI
+// marker is whole: the warning alone cannot tell them apart. Inside the header it is always a cut.
+// After it, the first end-of-data is recorded, and the image is cut once the entropy decoder needs
+// bits that are not there (JWRN_HIT_MARKER after it); fg_jpeg_check_complete decides the rest once
+// the scans are read. The other corrupt-data warnings decode as libjpeg intends.
 static void on_emit_message(j_common_ptr c, int level) {
     if (level >= 0) return;  // trace messages
     fg_jpeg *ctx = ctx_of(c);
     ctx->warnings++;
     c->err->num_warnings++;  // as libjpeg's default emit_message does
-    if (c->err->msg_code == JWRN_JPEG_EOF && !ctx->limits.allow_truncated) {
-        char text[JMSG_LENGTH_MAX];
-        (*c->err->format_message)(c, text);
-        fg_jpeg_fail(ctx, FG_ERR_TRUNCATED, text);
+    int code = c->err->msg_code, cut = 0;
+    if (code == JWRN_JPEG_EOF) {
+        if (ctx->state == ST_NEW) {
+            cut = 1;
+        } else if (!ctx->eof) {
+            ctx->eof = 1;
+            ctx->eof_row = (long)ctx->cinfo.input_iMCU_row;
+        }
+    } else if (code == JWRN_HIT_MARKER && ctx->eof) {
+        ctx->starved = 1;
+        cut = 1;
     }
+    if (!cut || ctx->limits.allow_truncated) return;
+    char text[JMSG_LENGTH_MAX];
+    (*c->err->format_message)(c, text);
+    fg_jpeg_fail(ctx, FG_ERR_TRUNCATED, text);
 }
 
 static void on_output_message(j_common_ptr c) { (void)c; }  // never print to stderr
@@ -85,6 +99,7 @@ void fg_jpeg_destroy(fg_jpeg *ctx) {
         // jpeg_destroy only frees memory; it cannot call error_exit.
         jpeg_destroy_decompress(&ctx->cinfo);
     }
+    free(ctx->icc);
     free(ctx);
 }
 
@@ -94,6 +109,8 @@ int fg_jpeg_scans_read(const fg_jpeg *ctx) {
     return ctx->state == ST_STARTED ? ctx->cinfo.input_scan_number : 0;
 }
 int fg_jpeg_warnings(const fg_jpeg *ctx) { return ctx->warnings; }
+int fg_jpeg_missing_eoi(const fg_jpeg *ctx) { return ctx->state == ST_DONE && ctx->missing_eoi; }
+void fg_jpeg_keep_cmyk(fg_jpeg *ctx) { ctx->keep_cmyk = 1; }
 
 static int map_colorspace(J_COLOR_SPACE cs) {
     switch (cs) {
@@ -147,8 +164,16 @@ fg_status fg_jpeg_read_header(fg_jpeg *ctx, const uint8_t *data, size_t len, con
     ctx->progress.progress_monitor = on_progress;
     ctx->cinfo.progress = &ctx->progress;
     jpeg_mem_src(&ctx->cinfo, data, (unsigned long)len);
+    // Kept only for the ICC profile, which may span several APP2 segments.
+    jpeg_save_markers(&ctx->cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&ctx->cinfo, TRUE);
     fill_header(ctx, out);
+    // A malformed profile (bad sequence numbers, missing segments) only warns: the photo decodes
+    // without it.
+    if (jpeg_read_icc_profile(&ctx->cinfo, &ctx->icc, &ctx->icc_length) && ctx->icc) {
+        out->icc = ctx->icc;
+        out->icc_length = ctx->icc_length;
+    }
 
     uint64_t pixels = (uint64_t)out->width * out->height;
     if (limits->max_pixels && pixels > limits->max_pixels) {

@@ -1,6 +1,7 @@
 // JPEG phase 2: scaling choice, the DC-only progressive fast path, pixel output and CMYK -> RGB.
 #include "jpeg_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 // True once every coefficient the 1/8 output depends on has all its bits. coef_bits[c][k] (k in
@@ -35,6 +36,42 @@ static void consume_dc_scans(fg_jpeg *ctx) {
     jpeg_start_output(ci, ci->input_scan_number);
 }
 
+// Where the decoder stood when the data ran out decides between a missing EOI and a cut image.
+// Any cut inside a scan's data already failed in on_emit_message: the entropy decoder needed bits
+// that were not there. What is left: a sequential scan must have run out in its last iMCU row (every
+// block codes at least an EOB, so earlier would have starved it), every component must have had a
+// scan, and a progressive file must have every coefficient final, since a cut between two scans
+// leaves later refinements unread. (A progressive AC scan may end in an EOB run over many rows, so
+// its last bytes can come long before its last row: no row test there.) Arithmetic coding pads
+// without telling, so a file using it that ran out counts as cut.
+static int input_complete(const fg_jpeg *ctx) {
+    const struct jpeg_decompress_struct *ci = &ctx->cinfo;
+    if (ctx->starved || ci->arith_code) return 0;
+    for (int c = 0; c < ci->num_components; c++) {
+        if (!ci->comp_info[c].quant_table) return 0;  // latched by the component's first scan
+    }
+    if (!ci->progressive_mode) return ctx->eof_row >= (long)ci->total_iMCU_rows - 1;
+    if (ctx->dc_only) return output_coefficients_complete(ci);
+    for (int c = 0; c < ci->num_components; c++) {
+        for (int k = 0; k < DCTSIZE2; k++) {
+            if (ci->coef_bits[c][k] != 0) return 0;
+        }
+    }
+    return 1;
+}
+
+void fg_jpeg_check_complete(fg_jpeg *ctx) {
+    if (!ctx->eof) return;
+    int complete = input_complete(ctx);
+    if (!complete && !ctx->limits.allow_truncated) {
+        char text[128];
+        snprintf(text, sizeof text, "JPEG data ends inside its scans (iMCU row %ld of %u)", ctx->eof_row,
+                 ctx->cinfo.total_iMCU_rows);
+        fg_jpeg_fail(ctx, FG_ERR_TRUNCATED, text);
+    }
+    ctx->missing_eoi = complete;
+}
+
 fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_output *out) {
     memset(out, 0, sizeof *out);
     if (ctx->state != ST_HEADER) {
@@ -55,7 +92,7 @@ fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_o
     case JCS_CMYK: case JCS_YCCK:
         // libjpeg converts YCCK to CMYK; CMYK -> RGB is ours (libjpeg has no such conversion).
         ci->out_color_space = JCS_CMYK;
-        ctx->cmyk = 1;
+        ctx->cmyk = !ctx->keep_cmyk;
         ctx->cmyk_inverted = ci->saw_Adobe_marker ? 1 : 0;
         break;
     default:
@@ -68,6 +105,8 @@ fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_o
     // max_scans meanwhile).
     jpeg_start_decompress(ci);
     if (ctx->dc_only) consume_dc_scans(ctx);
+    // Multi-scan files have read all their input by now: a cut one fails before any IDCT work.
+    if (jpeg_input_complete(ci)) fg_jpeg_check_complete(ctx);
     if (ctx->cmyk) {
         ctx->cmyk_row = (*ci->mem->alloc_sarray)((j_common_ptr)ci, JPOOL_IMAGE,
                                                  ci->output_width * 4, 1);
@@ -76,6 +115,7 @@ fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_o
     out->height = ci->output_height;
     out->channels = ctx->cmyk ? 3 : ci->output_components;
     out->dc_only = ctx->dc_only;
+    out->cmyk_inverted = ci->out_color_space == JCS_CMYK && ci->saw_Adobe_marker ? 1 : 0;
     ctx->state = ST_STARTED;
     return FG_OK;
 }
@@ -108,6 +148,7 @@ fg_status fg_jpeg_read(fg_jpeg *ctx, uint8_t *dst, size_t stride) {
             jpeg_read_scanlines(ci, rows, 1);
         }
     }
+    fg_jpeg_check_complete(ctx);
     // Abort rather than finish: we have every pixel, and bytes after the last scan (trailing
     // garbage, unread AC scans of the DC-only path) must not turn a good image into an error.
     ctx->scans = ci->input_scan_number;  // jpeg_abort resets the input state

@@ -1,28 +1,10 @@
 // PNG decoding through libpng's full API (the simplified API cannot stop after early Adam7 passes).
 // Every entry point sets setjmp(png_jmpbuf(...)) before calling libpng; all state is in the context.
-#include "ccodecs.h"
+#include "png_internal.h"
 
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { PS_NEW, PS_HEADER, PS_DONE, PS_FAILED };
-
-struct fg_png {
-    png_structp png;
-    png_infop info;
-    const uint8_t *data;
-    size_t len, pos;
-    fg_status status;          // set before png_error when we know better than "corrupt"
-    char message[256];
-    char last_warning[128];    // libpng explains a bad IHDR in warnings, then errors generically
-    int state;
-    uint32_t width, height;
-    int channels;
-    png_bytep *rows;           // row pointers of the full decode
-    png_bytep pass_row;        // one reduced-width row of an Adam7 pass
-};
 
 static void on_error(png_structp png, png_const_charp msg) {
     fg_png *ctx = png_get_error_ptr(png);
@@ -62,12 +44,13 @@ void fg_png_destroy(fg_png *ctx) {
     if (ctx->png) png_destroy_read_struct(&ctx->png, ctx->info ? &ctx->info : NULL, NULL);
     free(ctx->rows);
     free(ctx->pass_row);
+    free(ctx->sums);
     free(ctx);
 }
 
 const char *fg_png_message(const fg_png *ctx) { return ctx ? ctx->message : "no context"; }
 
-static fg_status fail_now(fg_png *ctx, fg_status status, const char *text) {
+fg_status fg_png_fail(fg_png *ctx, fg_status status, const char *text) {
     ctx->status = status;
     ctx->state = PS_FAILED;
     snprintf(ctx->message, sizeof ctx->message, "%s", text);
@@ -103,16 +86,35 @@ static int chunks_fit(const uint8_t *data, size_t len) {
     return 1;  // ends before any IDAT: libpng reports it as truncated without allocating
 }
 
+// The colour chunks libpng kept (it drops, with a warning, profiles that do not fit the colour type).
+// libpng 1.6 fills gAMA and cHRM from an sRGB chunk too, so the order of the checks matters.
+static void read_color(fg_png *ctx, fg_png_header *out) {
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    int intent = 0;
+    if (png_get_iCCP(ctx->png, ctx->info, &name, &compression, &profile, &length) && profile && length) {
+        out->icc = profile;
+        out->icc_length = length;
+    } else if (png_get_sRGB(ctx->png, ctx->info, &intent)) {
+        out->srgb = 1;
+    } else if (png_get_gAMA(ctx->png, ctx->info, &out->gamma)) {
+        double *c = out->chrm;
+        out->has_chrm = png_get_cHRM(ctx->png, ctx->info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0;
+    }
+}
+
 fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
                              fg_png_header *out) {
     memset(out, 0, sizeof *out);
-    if (ctx->state != PS_NEW) return fail_now(ctx, FG_ERR_USAGE, "read_header called twice");
+    if (ctx->state != PS_NEW) return fg_png_fail(ctx, FG_ERR_USAGE, "read_header called twice");
     ctx->data = data;
     ctx->len = len;
     ctx->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
-    if (!ctx->png) return fail_now(ctx, FG_ERR_NO_MEMORY, "png_create_read_struct failed");
+    if (!ctx->png) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "png_create_read_struct failed");
     ctx->info = png_create_info_struct(ctx->png);
-    if (!ctx->info) return fail_now(ctx, FG_ERR_NO_MEMORY, "png_create_info_struct failed");
+    if (!ctx->info) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "png_create_info_struct failed");
     if (setjmp(png_jmpbuf(ctx->png))) { ctx->state = PS_FAILED; return ctx->status; }
 
     // libpng refuses IHDR dimensions over these before allocating anything; our pixel guard below
@@ -120,7 +122,7 @@ fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const
     uint64_t cap = limits->max_pixels && limits->max_pixels < 0x7fffffffu ? limits->max_pixels : 0x7fffffffu;
     png_set_user_limits(ctx->png, (png_uint_32)cap, (png_uint_32)cap);
     png_set_read_fn(ctx->png, ctx, read_data);
-    if (!chunks_fit(data, len)) return fail_now(ctx, FG_ERR_TRUNCATED, "a PNG chunk runs past the end of the data");
+    if (!chunks_fit(data, len)) return fg_png_fail(ctx, FG_ERR_TRUNCATED, "a PNG chunk runs past the end of the data");
     // Explicit, not left to the build's default: the most one ancillary chunk (or its decompressed
     // text or ICC profile) may take.
     png_set_chunk_malloc_max(ctx->png, 8u << 20);
@@ -139,7 +141,7 @@ fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const
         char text[128];
         snprintf(text, sizeof text, "%ux%u is over the limit of %llu pixels", w, h,
                  (unsigned long long)limits->max_pixels);
-        return fail_now(ctx, FG_ERR_TOO_LARGE, text);
+        return fg_png_fail(ctx, FG_ERR_TOO_LARGE, text);
     }
     int has_trns = png_get_valid(ctx->png, ctx->info, PNG_INFO_tRNS) != 0;
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(ctx->png);
@@ -154,6 +156,7 @@ fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const
         out->exif = exif;
         out->exif_length = exif_len;
     }
+    read_color(ctx, out);
     ctx->width = w;
     ctx->height = h;
     ctx->channels = out->channels;
@@ -162,7 +165,7 @@ fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const
 }
 
 // After png_read_update_info the row layout must be exactly what Swift allocated for.
-static void check_layout(fg_png *ctx) {
+void fg_png_check_layout(fg_png *ctx) {
     size_t expected = (size_t)ctx->width * ctx->channels;
     if (png_get_rowbytes(ctx->png, ctx->info) != expected || png_get_bit_depth(ctx->png, ctx->info) != 8) {
         ctx->status = FG_ERR_UNSUPPORTED;
@@ -171,13 +174,13 @@ static void check_layout(fg_png *ctx) {
 }
 
 fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride) {
-    if (ctx->state != PS_HEADER) return fail_now(ctx, FG_ERR_USAGE, "read needs a parsed header");
+    if (ctx->state != PS_HEADER) return fg_png_fail(ctx, FG_ERR_USAGE, "read needs a parsed header");
     if (setjmp(png_jmpbuf(ctx->png))) { ctx->state = PS_FAILED; return ctx->status; }
     png_set_interlace_handling(ctx->png);
     png_read_update_info(ctx->png, ctx->info);
-    check_layout(ctx);
+    fg_png_check_layout(ctx);
     ctx->rows = malloc(sizeof(png_bytep) * ctx->height);
-    if (!ctx->rows) return fail_now(ctx, FG_ERR_NO_MEMORY, "no memory for row pointers");
+    if (!ctx->rows) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "no memory for row pointers");
     for (uint32_t y = 0; y < ctx->height; y++) ctx->rows[y] = dst + (size_t)y * stride;
     png_read_image(ctx->png, ctx->rows);
     // No png_read_end: chunks after the image data cannot change the pixels.
@@ -186,18 +189,18 @@ fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride) {
 }
 
 fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_t stride) {
-    if (ctx->state != PS_HEADER) return fail_now(ctx, FG_ERR_USAGE, "read needs a parsed header");
+    if (ctx->state != PS_HEADER) return fg_png_fail(ctx, FG_ERR_USAGE, "read needs a parsed header");
     int passes = stride_px == 8 ? 1 : stride_px == 4 ? 3 : stride_px == 2 ? 5 : 0;
     if (!passes || !png_get_interlace_type(ctx->png, ctx->info)) {
-        return fail_now(ctx, FG_ERR_USAGE, "subsampled read needs an Adam7 image and stride 2, 4 or 8");
+        return fg_png_fail(ctx, FG_ERR_USAGE, "subsampled read needs an Adam7 image and stride 2, 4 or 8");
     }
     if (setjmp(png_jmpbuf(ctx->png))) { ctx->state = PS_FAILED; return ctx->status; }
     // No png_set_interlace_handling: png_read_row then hands out each pass's rows at the pass's
     // reduced width, in file order, skipping empty passes just as the loop below does.
     png_read_update_info(ctx->png, ctx->info);
-    check_layout(ctx);
+    fg_png_check_layout(ctx);
     ctx->pass_row = malloc((size_t)ctx->width * ctx->channels);
-    if (!ctx->pass_row) return fail_now(ctx, FG_ERR_NO_MEMORY, "no memory for a pass row");
+    if (!ctx->pass_row) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "no memory for a pass row");
     const int ch = ctx->channels;
     for (int pass = 0; pass < passes; pass++) {
         png_uint_32 cols = PNG_PASS_COLS(ctx->width, pass), rows = PNG_PASS_ROWS(ctx->height, pass);

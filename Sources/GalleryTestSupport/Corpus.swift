@@ -1,8 +1,7 @@
 import Foundation
 
-/// The shared conformance corpus (`shared/corpus`: README.md, expected.tsv and the images), found
-/// without hard-coding a checkout location: `FETCH_GALLERY_CORPUS` if set, else the first
-/// `shared/corpus` in an ancestor of this source file or of the working directory.
+/// The conformance corpus the repository carries in `Tests/Corpus` (README.md, expected.tsv and
+/// the images, with their licences), found beside this source file: a clone anywhere has it.
 public enum Corpus {
     /// One row of expected.tsv.
     public struct Entry: Sendable, CustomStringConvertible {
@@ -22,30 +21,29 @@ public enum Corpus {
         public var description: String { file }
     }
 
-    /// The corpus folder, or nil when it cannot be found.
-    public static let root: String? = locate()
+    /// The corpus folder: `Tests/Corpus` of the checkout this file was compiled from.
+    public static let root: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/Corpus").path
 
-    /// The corpus folder; stops the test process with a clear message when it is missing.
-    public static func requireRoot() -> String {
-        guard let root else {
-            fatalError("shared/corpus not found: set FETCH_GALLERY_CORPUS or run from a checkout next to shared/")
-        }
-        return root
+    /// Absolute path of a corpus file; a missing file is an error naming it (a test failure, never a
+    /// crash of the test process).
+    public static func path(_ relative: String) throws(TestSupportError) -> String {
+        let file = root + "/" + relative
+        guard FileManager.default.isReadableFile(atPath: file) else { throw .corpusFileMissing(path: file) }
+        return file
     }
-
-    /// Absolute path of a corpus file.
-    public static func path(_ relative: String) -> String { requireRoot() + "/" + relative }
 
     /// The bytes of a corpus file.
     public static func bytes(_ relative: String) throws(TestSupportError) -> [UInt8] {
-        let file = path(relative)
+        let file = try path(relative)
         guard let data = FileManager.default.contents(atPath: file) else { throw .corpusFileMissing(path: file) }
         return [UInt8](data)
     }
 
     /// Every row of expected.tsv, in file order (empty when the corpus is missing).
     public static let entries: [Entry] = {
-        guard let root, let text = try? String(contentsOfFile: root + "/expected.tsv", encoding: .utf8) else {
+        guard let text = try? String(contentsOfFile: root + "/expected.tsv", encoding: .utf8) else {
             return []
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map {
@@ -64,21 +62,4 @@ public enum Corpus {
                          exifOrientation: Int(field(exif)), notes: field(notes))
         }
     }()
-
-    private static func locate() -> String? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["FETCH_GALLERY_CORPUS"],
-           fm.fileExists(atPath: env + "/expected.tsv") {
-            return env
-        }
-        for start in [URL(fileURLWithPath: #filePath), URL(fileURLWithPath: fm.currentDirectoryPath)] {
-            var dir = start.deletingLastPathComponent()
-            while dir.path != "/" {
-                let candidate = dir.appendingPathComponent("shared/corpus")
-                if fm.fileExists(atPath: candidate.path + "/expected.tsv") { return candidate.path }
-                dir = dir.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
 }

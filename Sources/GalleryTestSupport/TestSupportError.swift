@@ -9,8 +9,6 @@ public enum TestSupportError: Error, CustomStringConvertible, Sendable {
     case nginxMissing(path: String)
     /// nginx was started but never answered on its port; `log` is its error log.
     case nginxDidNotStart(port: Int, reason: String, log: String)
-    /// No `shared/corpus` folder was found above any of the searched folders.
-    case corpusNotFound(searched: [String])
     /// A file the helpers expected in the corpus is absent or unreadable.
     case corpusFileMissing(path: String)
     /// A child process could not be launched.
@@ -24,11 +22,8 @@ public enum TestSupportError: Error, CustomStringConvertible, Sendable {
             return "nginx not found at \(path); run Scripts/bootstrap (installs nginx-light)"
         case .nginxDidNotStart(let port, let reason, let log):
             return "nginx did not answer on 127.0.0.1:\(port): \(reason)\n--- error log ---\n\(log)"
-        case .corpusNotFound(let searched):
-            return "no shared/corpus folder above any of: \(searched.joined(separator: ", ")); "
-                + "set FETCH_GALLERY_CORPUS to its path"
         case .corpusFileMissing(let path):
-            return "corpus file missing or unreadable: \(path)"
+            return "corpus file missing or unreadable: \(path) (the repository carries its corpus in Tests/Corpus)"
         case .launchFailed(let executable, let reason):
             return "could not launch \(executable): \(reason)"
         }

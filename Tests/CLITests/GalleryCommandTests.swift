@@ -89,4 +89,43 @@ import Testing
         // The list was read, not the API.
         #expect(api.server.requests(path: "/photos").isEmpty)
     }
+
+    /// WebP and GIF originals (served from `.jpg` URLs) keep their bytes under their real extension;
+    /// `--format webp` makes WebP thumbnails, and a re-run with another format remakes them.
+    @Test func webpAndGIFOriginalsAndWebPThumbnails() async throws {
+        let files = ["webp/lossy.webp", "gif/photo.gif", "libjpeg-turbo/testorig.jpg", "webp/lossless-alpha.webp"]
+        let api = try GalleryCLIKit(pages: 1, perPage: 4, corpusFiles: files)
+        let out = try TempDirectory().file("gallery")
+        func run(_ format: String) throws -> [[String: Any]] {
+            let result = try ProcessRunner.run(GalleryCLIKit.binary,
+                ["--api", api.server.baseURL, "--pages", "1", "--out", out, "--format", format, "--progress", "none",
+                 "--workers", "2", "--sizes", "64"], timeout: 60)
+            #expect(result.exitCode == 0, "stderr: \(result.stderrText)")
+            return try GalleryCLIKit.manifestPhotos(out)
+        }
+        let photos = try run("webp")
+        #expect(photos.count == 4)
+        for photo in photos {
+            let id = photo["id"] as? Int ?? 0
+            let original = photo["original"] as? String ?? "-"
+            let source = api.files[id]!
+            let wanted = source.hasSuffix(".jpg") ? "jpg" : String(source.split(separator: ".").last!)
+            #expect(original.hasSuffix("." + wanted), "\(original) for \(source)")
+            #expect(FileManager.default.contents(atPath: out + "/" + original) == Data(try Corpus.bytes(source)))
+            let thumb = (photo["thumbnails"] as? [String: String])?["64"] ?? "-"
+            #expect(thumb.hasSuffix(".webp"), "\(thumb)")
+            let bytes = [UInt8](FileManager.default.contents(atPath: out + "/" + thumb) ?? Data())
+            #expect(bytes.count > 12 && Array(bytes[8..<12]) == Array("WEBP".utf8))
+        }
+        let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(index.contains(".webp\""))
+
+        let again = try run("jpeg")
+        for photo in again {
+            let thumb = (photo["thumbnails"] as? [String: String])?["64"] ?? "-"
+            #expect(thumb.hasSuffix(".jpg") && FileManager.default.fileExists(atPath: out + "/" + thumb), "\(thumb)")
+        }
+        // Nothing downloaded again for either re-format.
+        for id in api.allIDs { #expect(api.server.requests(path: api.imagePath(id)).count == 1) }
+    }
 }

@@ -9,7 +9,7 @@ import Testing
     @Test("good files become thumbnails; exit 0", arguments: [1, 2])
     func allGood(jobs: Int) throws {
         let out = try TempDirectory()
-        let inputs = ["exif-orientation/Landscape_6.jpg", "exif-orientation/Portrait_3.jpg",
+        let inputs = try ["exif-orientation/Landscape_6.jpg", "exif-orientation/Portrait_3.jpg",
                       "png-suite/basn6a08.png", "derived/testorig-progressive.jpg"].map(Corpus.path)
         let result = try ProcessRunner.run(binary, ["thumbnail", "--jobs", "\(jobs)", "--out", out.path] + inputs)
         #expect(result.exitCode == 0, "\(result.stderrText)")
@@ -29,7 +29,7 @@ import Testing
         var half = try Corpus.bytes("exif-orientation/Landscape_1.jpg")
         half.removeLast(half.count / 2)
         let cut = try scratch.write(half, to: "cut.jpg")
-        let good = Corpus.path("exif-orientation/Landscape_1.jpg")
+        let good = try Corpus.path("exif-orientation/Landscape_1.jpg")
         let result = try ProcessRunner.run(binary, ["thumbnail", "--out", out.path, html, cut, good, "/nonexistent/x.png"])
         #expect(result.exitCode == 1)
         let lines = result.stderrText.split(separator: "\n")
@@ -51,7 +51,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["x-2.jpg", "x.jpg"])
     }
 
-    @Test("usage errors exit 2", arguments: [["thumbnail", "--out", "/tmp/x"], ["thumbnail", "--out", "/tmp/x", "--size", "0", "a.jpg"]])
+    @Test("--format webp writes WebP for every input, GIF and WebP inputs included")
+    func webpOut() throws {
+        let out = try TempDirectory()
+        let inputs = try ["exif-orientation/Landscape_6.jpg", "png-suite/basn6a08.png", "gif/photo.gif",
+                          "webp/exif-orientation-6.webp"].map(Corpus.path)
+        let result = try ProcessRunner.run(binary, ["thumbnail", "--format", "webp", "--size", "100", "--out", out.path] + inputs)
+        #expect(result.exitCode == 0, "\(result.stderrText)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(made == ["Landscape_6.webp", "basn6a08.webp", "exif-orientation-6.webp", "photo.webp"])
+        for name in made {
+            let bytes = try out.read(name)
+            #expect(bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8), "\(name)")
+        }
+        // Turned upright: the EXIF-6 WebP (stored 240x360) is shown 360x240, so its thumbnail is 100x67.
+        let dims = try ProcessRunner.run("webpinfo", [out.file("exif-orientation-6.webp")]).stdoutText
+        #expect(dims.contains("Width: 100") && dims.contains("Height: 67"), "\(dims)")
+    }
+
+    @Test("usage errors exit 2", arguments: [["thumbnail", "--out", "/tmp/x"], ["thumbnail", "--out", "/tmp/x", "--size", "0", "a.jpg"],
+                                            ["thumbnail", "--out", "/tmp/x", "--format", "bmp", "a.jpg"],
+                                            ["thumbnail", "--out", "/tmp/x", "--webp-quality", "101", "a.jpg"]])
     func usage(arguments: [String]) throws {
         let result = try ProcessRunner.run(binary, arguments)
         #expect(result.exitCode == 2, "\(result.exitCode as Any) \(result.stderrText)")

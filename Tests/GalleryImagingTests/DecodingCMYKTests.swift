@@ -22,7 +22,7 @@ struct DecodingCMYKTests {
         return Bitmap(width: w, height: h, format: .rgb8, pixels: Array(bytes[i..<(i + w * h * 3)]))
     }
 
-    @Test(arguments: ["jpeg-mozilla/jpg-cmyk-1.jpg", "jpeg-mozilla/jpg-cmyk-2.jpg"])
+    @Test(arguments: ["jpeg-made/jpg-cmyk-1.jpg", "jpeg-made/jpg-cmyk-2.jpg"])
     func matchesDjpeg(file: String) throws {
         let ours = try ImageDecoder.decode(fileAt: Corpus.path(file))
         #expect(ours.bitmap.format == .rgb8)
@@ -36,10 +36,10 @@ struct DecodingCMYKTests {
     }
 
     /// The known colours: jpg-cmyk-1 is a gradient with yellow, green, red and blue corners;
-    /// jpg-cmyk-2 has the words "cyan", "yellow", "magenta" in those colours on white. A wrong
+    /// jpg-cmyk-2 has cyan, yellow, magenta and black bars on white (Tests/Corpus/jpeg-made/make.sh). A wrong
     /// inversion gives dark or complementary colours.
     @Test func knownColours() throws {
-        let gradient = try ImageDecoder.decode(fileAt: Corpus.path("jpeg-mozilla/jpg-cmyk-1.jpg")).bitmap
+        let gradient = try ImageDecoder.decode(fileAt: Corpus.path("jpeg-made/jpg-cmyk-1.jpg")).bitmap
         let corner = { (x: Int, y: Int) in (Int(gradient[x, y, 0]), Int(gradient[x, y, 1]), Int(gradient[x, y, 2])) }
         let (topLeft, topRight, bottomLeft, bottomRight) = (corner(0, 0), corner(31, 0), corner(0, 31), corner(31, 31))
         #expect(topLeft.0 > 200 && topLeft.1 > 200 && topLeft.2 < 80, "yellow \(topLeft)")
@@ -47,7 +47,7 @@ struct DecodingCMYKTests {
         #expect(bottomLeft.0 > 200 && bottomLeft.1 < 80 && bottomLeft.2 < 80, "red \(bottomLeft)")
         #expect(bottomRight.0 < 80 && bottomRight.1 < 80 && bottomRight.2 > 180, "blue \(bottomRight)")
 
-        let words = try ImageDecoder.decode(fileAt: Corpus.path("jpeg-mozilla/jpg-cmyk-2.jpg")).bitmap
+        let words = try ImageDecoder.decode(fileAt: Corpus.path("jpeg-made/jpg-cmyk-2.jpg")).bitmap
         #expect(words[5, 5, 0] > 245 && words[5, 5, 1] > 245 && words[5, 5, 2] > 245, "white paper")
         #expect(Self.any(words, x: 25..<75, y: 30..<52) { r, g, b in r < 120 && g > 160 && b > 160 }, "cyan")
         #expect(Self.any(words, x: 120..<190, y: 68..<90) { r, g, b in r > 180 && g > 180 && b < 120 }, "yellow")
@@ -56,7 +56,7 @@ struct DecodingCMYKTests {
     }
 
     @Test func scaledCMYKMatchesDjpegScaled() throws {
-        let file = "jpeg-mozilla/jpg-cmyk-2.jpg"
+        let file = "jpeg-made/jpg-cmyk-2.jpg"
         let ours = try ImageDecoder.decode(fileAt: Corpus.path(file), options: DecodeOptions(target: .longestEdge(64)))
         #expect(ours.scaleDenominator == 4)
         let reference = try Self.ppm(DecodingFixtures.run("djpeg", ["-pnm", "-scale", "1/4", Corpus.path(file)]))

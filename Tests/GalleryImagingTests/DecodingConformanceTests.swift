@@ -2,7 +2,7 @@ import GalleryImaging
 import GalleryTestSupport
 import Testing
 
-/// One case per row of shared/corpus/expected.tsv.
+/// One case per row of Tests/Corpus/expected.tsv.
 @Suite("Decoding conformance (expected.tsv)")
 struct DecodingConformanceTests {
     static let okRows = Corpus.entries.filter { $0.expect == "ok" }
@@ -10,9 +10,12 @@ struct DecodingConformanceTests {
     static let eitherRows = Corpus.entries.filter { $0.expect == "either" }
     static let exifRows = Corpus.entries.filter { $0.exifOrientation != nil && $0.expect == "ok" }
 
-    @Test func corpusIsPresent() {
-        #expect(Corpus.root != nil, "set FETCH_GALLERY_CORPUS or keep shared/corpus beside the checkout")
-        #expect(Corpus.entries.count >= 257)
+    /// The parameterised tests below run one case per row: an unreadable expected.tsv would leave
+    /// them with no cases at all, so its presence and every listed file are checked here.
+    @Test func corpusIsPresent() throws {
+        #expect(Corpus.entries.count == 280, "expected.tsv under \(Corpus.root)")
+        for row in Corpus.entries { _ = try Corpus.path(row.file) }
+        #expect(Self.okRows.count == 234 && Self.errorRows.count == 41 && Self.eitherRows.count == 5)
     }
 
     @Test(arguments: okRows)
@@ -22,6 +25,7 @@ struct DecodingConformanceTests {
         #expect(image.bitmap.height == row.height)
         #expect(image.sourceWidth == row.width && image.sourceHeight == row.height)
         #expect(image.scaleDenominator == 1)
+        #expect(image.format.rawValue == row.file.split(separator: ".").last.map { $0 == "jpg" ? "jpeg" : String($0) })
         // CMYK JPEGs are listed with 4 channels and decode to RGB.
         let isJPEG = row.file.hasSuffix(".jpg")
         let expected = isJPEG && row.channels == 4 ? 3 : row.channels

@@ -8,7 +8,7 @@ import Testing
 struct DecodingMappedFileTests {
     @Test(arguments: ["libjpeg-turbo/testorig.jpg", "derived/testorig-progressive.jpg", "png-suite/basi6a16.png"])
     func mappedDecodeEqualsArrayDecode(file: String) throws {
-        let path = Corpus.path(file)
+        let path = try Corpus.path(file)
         let options = DecodeOptions(target: .longestEdge(40))
         let mapped = try ImageDecoder.decode(fileAt: path, options: options)
         let copied = try ImageDecoder.decode(try Corpus.bytes(file), name: path, options: options)
@@ -42,7 +42,7 @@ struct DecodingMappedFileTests {
     }
 
     @Test func thumbnailerReadsThroughTheMapping() throws {
-        let path = Corpus.path("libjpeg-turbo/testorig.jpg")
+        let path = try Corpus.path("libjpeg-turbo/testorig.jpg")
         let fromFile = try Thumbnailer(longestEdge: 32).thumbnail(fileAt: path)
         let fromBytes = try Thumbnailer(longestEdge: 32).thumbnail(try Corpus.bytes("libjpeg-turbo/testorig.jpg"), name: path)
         #expect(fromFile == fromBytes)

@@ -8,8 +8,10 @@ import Testing
 @Suite("Decoding: damaged inputs never crash")
 struct DecodingRobustnessTests {
     static let files = ["libjpeg-turbo/testorig.jpg", "derived/testorig-progressive.jpg",
-                        "derived/testorig-progressive-arith.jpg", "jpeg-mozilla/jpg-cmyk-1.jpg",
-                        "png-suite/basi6a16.png", "png-suite/basn3p04.png", "png-image-rs/issue403.png"]
+                        "derived/testorig-progressive-arith.jpg", "jpeg-made/jpg-cmyk-1.jpg",
+                        "png-suite/basi6a16.png", "png-suite/basn3p04.png", "png-image-rs/issue403.png",
+                        "webp/lossy-alpha.webp", "webp/lossless.webp", "webp/animated.webp",
+                        "gif/interlaced.gif", "gif/transparent-index.gif", "gif/animated.gif"]
     static let targets: [DecodeTarget] = [.fullSize, .longestEdge(8)]
 
     /// Decodes and accepts either outcome; returns whether it decoded.

@@ -5,7 +5,7 @@ import Testing
 /// Opt-in check of ``Bitmap/oriented(_:)`` on the corpus' real EXIF examples, whose files
 /// `Landscape_N.jpg` / `Portrait_N.jpg` hold the same photo stored for orientation N:
 ///
-///     for f in ../shared/corpus/exif-orientation/*.jpg; do djpeg -ppm "$f" > /tmp/orient/$(basename "$f" .jpg).ppm; done
+///     for f in Tests/Corpus/exif-orientation/*.jpg; do djpeg -ppm "$f" > /tmp/orient/$(basename "$f" .jpg).ppm; done
 ///     FG_ORIENT_PPM_DIR=/tmp/orient swift test --filter ScalingOrientationPhotoTests
 ///
 /// Each upright result must match orientation 1 closely (they are separately JPEG-encoded, so not

@@ -20,7 +20,7 @@ import Testing
 
     @Test func fullSizeAndFitBox() async throws {
         let pipeline = APIKit.pipeline()
-        let path = Corpus.path(APIKit.rotatedPhoto)
+        let path = try Corpus.path(APIKit.rotatedPhoto)
         let full = try await pipeline.image(fileAt: path)
         #expect(full.width == 1800 && full.height == 1200)
         let boxed = try await pipeline.image(fileAt: path, size: .fit(width: 300, height: 100))
@@ -34,7 +34,7 @@ import Testing
     @Test func secondRequestIsACacheHitWithoutDecoding() async throws {
         let log = EventLog()
         let pipeline = APIKit.pipeline(observers: [log])
-        let path = Corpus.path(APIKit.uprightPhoto)
+        let path = try Corpus.path(APIKit.uprightPhoto)
         let first = try await pipeline.image(fileAt: path, size: .longestEdge(128))
         #expect(pipeline.statistics.decodes == 1)
         #expect(pipeline.cachedImage(for: ImageRequest(fileAt: path, size: .longestEdge(128))) == first)
@@ -67,7 +67,7 @@ import Testing
         let shared = ImageCache(costLimit: 16 << 20)
         let a = APIKit.pipeline { $0.cache = shared }
         let b = APIKit.pipeline { $0.cache = shared }
-        let path = Corpus.path(APIKit.uprightPhoto)
+        let path = try Corpus.path(APIKit.uprightPhoto)
         _ = try await a.image(fileAt: path, size: .longestEdge(100))
         _ = try await b.image(fileAt: path, size: .longestEdge(100))
         #expect(a.statistics.decodes == 1 && b.statistics.decodes == 0 && b.statistics.cacheHits == 1)

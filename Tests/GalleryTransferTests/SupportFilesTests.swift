@@ -17,20 +17,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test func corpusIsFoundFromThisFile() throws {
-        let root = try #require(Corpus.root)
-        #expect(root.hasSuffix("shared/corpus"))
-        #expect(FileManager.default.fileExists(atPath: root + "/README.md"))
+    @Test func corpusIsTheRepositorysOwn() throws {
+        #expect(Corpus.root.hasSuffix("/Tests/Corpus"))
+        #expect(!Corpus.root.contains("shared/"))
+        #expect(FileManager.default.fileExists(atPath: Corpus.root + "/README.md"))
+        #expect(FileManager.default.fileExists(atPath: Corpus.root + "/expected.tsv"))
     }
 
     @Test func corpusMissingFileIsATypedError() throws {
         #expect(throws: TestSupportError.self) { try Corpus.bytes("no/such/file.jpg") }
+        let error = #expect(throws: TestSupportError.self) { try Corpus.path("no/such/file.jpg") }
+        #expect(error?.description.contains("no/such/file.jpg") == true)
     }
 
     @Test func expectationsMatchTheReadme() throws {
         let rows = Corpus.entries
-        #expect(rows.count == 257)
-        #expect(rows.filter { $0.expect == "error" }.count == 33)
+        #expect(rows.count == 280)
+        #expect(rows.filter { $0.expect == "error" }.count == 41)
         let six = try #require(rows.first { $0.file == "exif-orientation/Landscape_6.jpg" })
         #expect(six.expect == "ok")
         #expect(six.exifOrientation == 6)

@@ -5,7 +5,7 @@ import Testing
 /// Pins what each hostile scenario puts on the wire, using curl 7.88 as the reference client:
 /// the exit code curl gives is the failure the engine must also detect (with its own typed error).
 @Suite struct SupportHostileScenarioTests {
-    static let photo = try! TestPhotos.photo("exif-orientation/Landscape_3.jpg").bytes
+    static func photo() throws -> [UInt8] { try TestPhotos.photo("exif-orientation/Landscape_3.jpg").bytes }
 
     /// curl arguments for each scenario, and the curl exit code they lead to.
     static func expectation(_ scenario: HostileScenario) -> (arguments: [String], exitCode: Int32) {
@@ -35,7 +35,7 @@ import Testing
     @Test(arguments: HostileScenario.allCases)
     func curlSeesTheScenario(scenario: HostileScenario) throws {
         let server = try FaultServer()
-        scenario.install(on: server, path: "/photo.jpg", payload: Self.photo)
+        scenario.install(on: server, path: "/photo.jpg", payload: try Self.photo())
         let (arguments, exitCode) = Self.expectation(scenario)
         let result = try Curl.run(arguments + [server.url("/photo.jpg")], timeout: 30)
         #expect(result.exitCode == exitCode, "\(scenario): \(scenario.summary)\ncurl: \(result.stderr)")
@@ -44,7 +44,7 @@ import Testing
     }
 
     private func checkDetails(_ scenario: HostileScenario, _ result: CurlResult, _ server: FaultServer) throws {
-        let photo = Self.photo
+        let photo = try Self.photo()
         switch scenario {
         case .truncatedBody:
             #expect(result.body == Array(photo.prefix(photo.count / 2)))

@@ -22,7 +22,7 @@ typedef struct {
     uint64_t max_pixels;      ///< source width * height
     uint32_t max_scans;       ///< progressive JPEG scans
     uint64_t max_memory;      ///< libjpeg's own working memory (cinfo->mem->max_memory_to_use)
-    int allow_truncated;      ///< treat premature end of JPEG data as a warning, not an error
+    int allow_truncated;      ///< decode JPEG data cut inside its scans (libjpeg pads it) instead of failing
 } fg_limits;
 
 // MARK: JPEG decode
@@ -40,12 +40,15 @@ typedef struct {
     int progressive;            ///< SOF2/SOF10
     int arithmetic;             ///< SOF9/SOF10
     int precision;              ///< sample precision in bits
+    const uint8_t *icc;         ///< the ICC profile from the APP2 ICC_PROFILE segments, or NULL (owned by ctx)
+    uint32_t icc_length;
 } fg_jpeg_header;
 
 typedef struct {
     uint32_t width, height;     ///< decoded size at the chosen scale
-    int channels;               ///< 1 (grey) or 3 (RGB; CMYK is converted)
+    int channels;               ///< 1 (grey), 3 (RGB; CMYK is converted) or 4 (CMYK kept, see fg_jpeg_keep_cmyk)
     int dc_only;                ///< 1 when the DC-only progressive fast path will be used
+    int cmyk_inverted;          ///< kept CMYK is stored inverted (Adobe APP14: 255 = no ink)
 } fg_jpeg_output;
 
 typedef struct fg_jpeg fg_jpeg;
@@ -63,12 +66,18 @@ fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_denom, uint32_t *width, ui
 /// DC-only path: it stops reading scans as soon as every coefficient the 1/8 output reads is final
 /// (only the DC for components with a 1x1 IDCT; all of them for chroma libjpeg-turbo scales 2x2).
 fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_output *out);
+/// Before fg_jpeg_start: a CMYK or YCCK file decodes to its 4 CMYK channels (for a colour profile to
+/// convert) instead of our naive RGB. No effect on other colour spaces.
+void fg_jpeg_keep_cmyk(fg_jpeg *ctx);
 /// Writes all output rows into dst, `stride` bytes apart (at least width * channels).
 fg_status fg_jpeg_read(fg_jpeg *ctx, uint8_t *dst, size_t stride);
 /// Scans the decoder consumed so far (0 before fg_jpeg_start).
 int fg_jpeg_scans_read(const fg_jpeg *ctx);
 /// Warnings libjpeg emitted (corrupt-data warnings that were tolerated).
 int fg_jpeg_warnings(const fg_jpeg *ctx);
+/// 1 after a successful fg_jpeg_read when the data ended without an EOI marker but every scan the
+/// image needs was complete (a missing end marker, not a truncated image).
+int fg_jpeg_missing_eoi(const fg_jpeg *ctx);
 
 // MARK: PNG decode
 
@@ -80,6 +89,13 @@ typedef struct {
     int channels;               ///< output channels after expansion: 1, 2, 3 or 4 (8 bits each)
     const uint8_t *exif;        ///< eXIf chunk payload seen before IDAT, or NULL (owned by ctx)
     uint32_t exif_length;
+    // Colour: an iCCP profile wins over sRGB, which wins over gAMA (+ cHRM), as the PNG spec says.
+    const uint8_t *icc;         ///< the iCCP profile, decompressed, or NULL (owned by ctx)
+    uint32_t icc_length;
+    int srgb;                   ///< an sRGB chunk (and no iCCP)
+    double gamma;               ///< gAMA (file gamma, e.g. 0.45455) when there is no iCCP or sRGB; 0 when none
+    int has_chrm;               ///< chrm holds cHRM (with gamma only)
+    double chrm[8];             ///< white x, y, red x, y, green x, y, blue x, y
 } fg_png_header;
 
 typedef struct fg_png fg_png;
@@ -96,6 +112,53 @@ fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride);
 /// reduced grid, ceil(width/stride) x ceil(height/stride) pixels, into dst. Pixel (i, j) of the grid
 /// is source pixel (i*stride, j*stride).
 fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_t stride);
+/// For a non-interlaced image: decodes row by row into factor x factor block averages (2...64;
+/// alpha-weighted when there is alpha), ceil(width/factor) x ceil(height/factor) pixels into dst,
+/// never holding the full-size image.
+fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stride);
+
+// MARK: WebP decode (libwebp reports errors by status codes; no longjmp)
+
+typedef struct {
+    uint32_t width, height;     ///< the image, or an animation's canvas
+    int has_alpha;
+    int animated;               ///< only the first frame is decoded
+    int frames;                 ///< frames the container lists (0 when unknown)
+    int lossless;               ///< VP8L
+    uint32_t exif_offset, exif_length;  ///< the EXIF chunk's payload within the data (length 0: none)
+    uint32_t icc_offset, icc_length;    ///< the ICCP chunk's payload within the data (length 0: none)
+} fg_webp_header;
+
+/// Reads the features and chunks; refuses more than limits->max_pixels before anything is allocated.
+fg_status fg_webp_read_header(const uint8_t *data, size_t len, const fg_limits *limits, fg_webp_header *out,
+                              char *message, size_t message_cap);
+/// Decodes into dst (out_h rows, `stride` bytes apart), 3 (RGB) or 4 (RGBA) channels. A still image is
+/// scaled by libwebp to out_w x out_h; an animation's first frame decodes at canvas size.
+fg_status fg_webp_decode(const uint8_t *data, size_t len, const fg_webp_header *header, uint32_t out_w,
+                         uint32_t out_h, int channels, uint8_t *dst, size_t stride, char *message,
+                         size_t message_cap);
+
+// MARK: GIF decode (giflib reports errors by return codes; no longjmp)
+
+typedef struct {
+    uint32_t width, height;     ///< the canvas: the logical screen (the frame's extent when that is 0)
+    uint32_t frame_left, frame_top, frame_width, frame_height;  ///< the first image on the canvas
+    int interlaced;
+    int has_alpha;              ///< a transparent index, or a frame that leaves part of the canvas empty
+    int channels;               ///< 3 (RGB) or 4 (RGBA, when has_alpha)
+} fg_gif_header;
+
+typedef struct fg_gif fg_gif;
+
+fg_gif *fg_gif_create(void);
+void fg_gif_destroy(fg_gif *ctx);
+const char *fg_gif_message(const fg_gif *ctx);
+/// Reads the screen descriptor and the records up to the first image descriptor; refuses a screen or
+/// frame over limits->max_pixels before anything is decoded. `data` must stay valid until destroy.
+fg_status fg_gif_read_header(fg_gif *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
+                             fg_gif_header *out);
+/// Decodes the first image onto the transparent canvas in dst (height rows, `stride` bytes apart).
+fg_status fg_gif_read(fg_gif *ctx, uint8_t *dst, size_t stride);
 
 // MARK: Encoders
 
@@ -112,5 +175,10 @@ fg_status fg_jpeg_encode(const uint8_t *src, uint32_t width, uint32_t height, si
 /// Encodes 8-bit pixels (1 to 4 channels) as PNG. On success *out is malloc'd (free with fg_free).
 fg_status fg_png_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
                         uint8_t **out, size_t *out_len, char *message, size_t message_cap);
+
+/// Encodes 8-bit pixels (1 to 4 channels; grey is widened to RGB) as lossy WebP at `quality`
+/// (0...100), keeping alpha when there is some. On success *out is malloc'd (free with fg_free).
+fg_status fg_webp_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
+                         int quality, uint8_t **out, size_t *out_len, char *message, size_t message_cap);
 
 #endif

@@ -3,7 +3,7 @@
 public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bytes start with no known image signature (HTML error pages, empty files, ...).
     case notAnImage(name: String)
-    /// A real image in a format or variant we do not decode (GIF, 12-bit or lossless JPEG, ...).
+    /// A real image in a format or variant we do not decode (TIFF, BMP, 12-bit or lossless JPEG, ...).
     case unsupported(name: String, reason: String)
     /// The data ends before the image does.
     case truncated(name: String)
@@ -29,7 +29,7 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notAnImage(let name):
-            "\(name): not an image (no JPEG or PNG signature)"
+            "\(name): not an image (no JPEG, PNG, WebP or GIF signature)"
         case .unsupported(let name, let reason):
             "\(name): unsupported image: \(reason)"
         case .truncated(let name):

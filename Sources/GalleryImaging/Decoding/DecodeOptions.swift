@@ -41,6 +41,10 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Use the DC-only progressive JPEG path and early Adam7 passes when the target allows.
     /// Off, the decoder takes the plain path (tests compare the two).
     public var useFastPaths: Bool
+    /// Read the file's colour profile (ICC, PNG `sRGB`/`gAMA`/`cHRM`) so thumbnails convert to sRGB,
+    /// and CMYK JPEGs with a profile convert through it. Off, every file is taken as sRGB and CMYK
+    /// converts naively, as before profiles were read (tests and benchmarks compare the two).
+    public var readsColorProfiles: Bool
 
     /// Options with the given target and guards; the defaults refuse more than 100 MP, 1000 scans, 512 MiB decoded or 1 GiB of codec memory.
     public init(target: DecodeTarget = .fullSize,
@@ -49,7 +53,8 @@ public struct DecodeOptions: Sendable, Hashable {
                 maxDecodedBytes: Int = 512 << 20,
                 maxCodecMemory: Int = 1 << 30,
                 allowTruncated: Bool = false,
-                useFastPaths: Bool = true) {
+                useFastPaths: Bool = true,
+                readsColorProfiles: Bool = true) {
         self.target = target
         self.maxPixels = maxPixels
         self.maxScans = maxScans
@@ -57,5 +62,6 @@ public struct DecodeOptions: Sendable, Hashable {
         self.maxCodecMemory = maxCodecMemory
         self.allowTruncated = allowTruncated
         self.useFastPaths = useFastPaths
+        self.readsColorProfiles = readsColorProfiles
     }
 }

@@ -18,6 +18,31 @@ public struct DecodedImage: Sendable {
     public let scansRead: Int?
     /// Whether a fast path (DC-only progressive JPEG, early Adam7 passes) produced the bitmap.
     public let usedFastPath: Bool
+    /// The colour profile the file came with (JPEG APP2 `ICC_PROFILE`, PNG `iCCP`, `sRGB` or
+    /// `gAMA`/`cHRM`); nil when it declares none or ``DecodeOptions/readsColorProfiles`` is off.
+    /// The bitmap keeps its pixels in this profile (except CMYK, converted while decoding): see
+    /// ``isSRGB`` and ``convertedToSRGB(_:)``.
+    public let colorProfile: ColorProfile?
+    /// What the decoder tolerated, for a debug log (a missing JPEG end marker, an unusable profile).
+    public let notes: [DecodeNote]
+    /// The transform from ``colorProfile`` to sRGB for the bitmap's pixels; nil when they are sRGB.
+    let transform: ColorTransform?
+
+    init(bitmap: Bitmap, format: ImageFormat, sourceWidth: Int, sourceHeight: Int, orientation: Orientation,
+         scaleDenominator: Int, scansRead: Int?, usedFastPath: Bool, colorProfile: ColorProfile? = nil,
+         transform: ColorTransform? = nil, notes: [DecodeNote] = []) {
+        self.bitmap = bitmap
+        self.format = format
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.orientation = orientation
+        self.scaleDenominator = scaleDenominator
+        self.scansRead = scansRead
+        self.usedFastPath = usedFastPath
+        self.colorProfile = colorProfile
+        self.transform = transform
+        self.notes = notes
+    }
 }
 
 /// What the header says, without decoding pixels.

@@ -1,4 +1,4 @@
-/// Decodes JPEG and PNG into a ``Bitmap``, reduced in the codec when the target allows, with the
+/// Decodes JPEG, PNG, WebP and GIF into a ``Bitmap``, reduced in the codec when the target allows, with the
 /// EXIF orientation reported (not applied).
 ///
 /// The format comes from the magic bytes only. Guards in ``DecodeOptions`` are checked from the
@@ -9,6 +9,8 @@ public enum ImageDecoder {
                               options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> DecodedImage {
         switch try decodableFormat(bytes, name: name) {
         case .jpeg: try JPEGDecoder.decode(bytes, name: name, options: options)
+        case .webp: try WebPDecoder.decode(bytes, name: name, options: options)
+        case .gif: try GIFDecoder.decode(bytes, name: name, options: options)
         default: try PNGDecoder.decode(bytes, name: name, options: options)
         }
     }
@@ -49,6 +51,8 @@ public enum ImageDecoder {
                              options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> ImageInfo {
         switch try decodableFormat(bytes, name: name) {
         case .jpeg: try JPEGDecoder.probe(bytes, name: name, options: options)
+        case .webp: try WebPDecoder.probe(bytes, name: name, options: options)
+        case .gif: try GIFDecoder.probe(bytes, name: name, options: options)
         default: try PNGDecoder.probe(bytes, name: name, options: options)
         }
     }
@@ -63,7 +67,7 @@ public enum ImageDecoder {
     private static func decodableFormat(_ bytes: UnsafeRawBufferPointer, name: String) throws(DecodeError) -> ImageFormat {
         guard let format = ImageFormat.sniff(bytes) else { throw .notAnImage(name: name) }
         guard format.isDecodable else {
-            throw .unsupported(name: name, reason: "\(format.rawValue.uppercased()) is not decoded (JPEG and PNG only)")
+            throw .unsupported(name: name, reason: "\(format.rawValue.uppercased()) is not decoded (JPEG, PNG, WebP and GIF only)")
         }
         return format
     }

@@ -7,9 +7,9 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg
     /// PNG (`89 50 4E 47 0D 0A 1A 0A`); decoded.
     case png
-    /// GIF (`GIF87a` / `GIF89a`); recognised, not decoded.
+    /// GIF (`GIF87a` / `GIF89a`); the first frame is decoded.
     case gif
-    /// WebP (`RIFF....WEBP`); recognised, not decoded.
+    /// WebP (`RIFF....WEBP`): lossy, lossless, alpha; an animation's first frame is decoded.
     case webp
     /// BMP (`BM`); recognised, not decoded.
     case bmp
@@ -17,8 +17,30 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case tiff
 
     /// Whether ``ImageDecoder`` can decode this format. The others are recognised only so the error
-    /// can say "unsupported GIF" rather than "not an image".
-    public var isDecodable: Bool { self == .jpeg || self == .png }
+    /// can say "unsupported TIFF" rather than "not an image".
+    public var isDecodable: Bool { self == .jpeg || self == .png || self == .webp || self == .gif }
+
+    /// The usual file-name extension: `jpg`, `png`, `webp`, `gif`, `bmp`, `tif`.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .tiff: "tif"
+        default: rawValue
+        }
+    }
+
+    /// The media type a server should send it with (`image/jpeg`, `image/webp`, ...).
+    public var mediaType: String { "image/" + rawValue }
+
+    /// The format a file-name extension names (`jpg`, `jpeg`, `png`, `webp`, `gif`, `bmp`, `tif`,
+    /// `tiff`; any case), or nil.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "tif", "tiff": self = .tiff
+        case let other: self.init(rawValue: other)
+        }
+    }
 
     /// The format whose signature starts `bytes`, or nil when none does.
     public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {

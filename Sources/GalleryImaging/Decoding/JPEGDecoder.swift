@@ -14,6 +14,23 @@ enum JPEGDecoder {
         }
 
         var pixelFormat: PixelFormat { header.colorspace == Int32(FG_JCS_GRAY.rawValue) ? .gray8 : .rgb8 }
+
+        var isCMYK: Bool {
+            header.colorspace == Int32(FG_JCS_CMYK.rawValue) || header.colorspace == Int32(FG_JCS_YCCK.rawValue)
+        }
+
+        /// The embedded ICC profile (APP2 `ICC_PROFILE` segments, joined by libjpeg), if any.
+        var profile: ColorProfile? {
+            guard let icc = header.icc, header.icc_length > 0 else { return nil }
+            return .icc(Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_length))))
+        }
+
+        /// The layout a profile converts: CMYK as libjpeg outputs it (inverted when an Adobe APP14
+        /// marker is present, as Photoshop writes it), else the decoded pixel format.
+        var colorLayout: ColorLayout {
+            guard isCMYK else { return ColorLayout(pixelFormat) }
+            return header.adobe_transform >= 0 ? .cmykInverted : .cmyk
+        }
     }
 
     /// Parses the header of `bytes` and runs `body` with it; the context is freed afterwards.
@@ -50,25 +67,46 @@ enum JPEGDecoder {
             var status = fg_jpeg_output_size(session.ctx, Int32(denominator), &size.w, &size.h)
             guard status == FG_OK else { throw session.fail(status) }
             let format = session.pixelFormat
+            let profile = options.readsColorProfiles ? session.profile : nil
+            let color = profile?.transformToSRGB(for: session.colorLayout) ?? (transform: nil, note: nil)
+            // CMYK with a usable profile decodes to CMYK and converts here: a Bitmap has no CMYK.
+            let cmykTransform = session.isCMYK ? color.transform : nil
+            if cmykTransform != nil { fg_jpeg_keep_cmyk(session.ctx) }
+            let channels = cmykTransform == nil ? format.channels : 4
             // Checked before fg_jpeg_start, which for a progressive file reads every scan.
-            try checkDecodedBytes(width: Int(size.w), height: Int(size.h), channels: format.channels,
+            try checkDecodedBytes(width: Int(size.w), height: Int(size.h), channels: channels,
                                   options: options, name: name, sourceWidth: sw, sourceHeight: sh)
             var output = fg_jpeg_output()
             status = fg_jpeg_start(session.ctx, Int32(denominator), options.useFastPaths ? 1 : 0, &output)
             guard status == FG_OK else { throw session.fail(status) }
-            guard Int(output.channels) == format.channels, output.width == size.w, output.height == size.h else {
+            guard Int(output.channels) == channels, output.width == size.w, output.height == size.h else {
                 throw .corrupt(name: name, reason: "libjpeg output \(output.width)x\(output.height)x\(output.channels) differs from the plan")
             }
-            let bitmap = Bitmap(width: Int(size.w), height: Int(size.h), format: format) { buffer in
-                status = fg_jpeg_read(session.ctx, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                      Int(size.w) * format.channels)
+            let (w, h) = (Int(size.w), Int(size.h))
+            var bitmap: Bitmap
+            if let cmykTransform {
+                let raw = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, initialized in
+                    status = fg_jpeg_read(session.ctx, buffer.baseAddress, w * 4)
+                    initialized = buffer.count
+                }
+                guard status == FG_OK else { throw session.fail(status) }
+                bitmap = raw.withUnsafeBytes { cmykTransform.apply($0, bytesPerRow: w * 4, width: w, height: h) }
+            } else {
+                bitmap = Bitmap(width: w, height: h, format: format) { buffer in
+                    status = fg_jpeg_read(session.ctx, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), w * format.channels)
+                }
+                guard status == FG_OK else { throw session.fail(status) }
             }
-            guard status == FG_OK else { throw session.fail(status) }
+            var notes = color.note.map { [$0] } ?? []
+            if fg_jpeg_missing_eoi(session.ctx) != 0 { notes.append(.missingEndMarker) }
             return DecodedImage(bitmap: bitmap, format: .jpeg, sourceWidth: sw, sourceHeight: sh,
                                 orientation: ExifReader.orientation(inJPEG: bytes) ?? .up,
                                 scaleDenominator: denominator,
                                 scansRead: Int(fg_jpeg_scans_read(session.ctx)),
-                                usedFastPath: output.dc_only != 0)
+                                usedFastPath: output.dc_only != 0,
+                                colorProfile: profile,
+                                transform: session.isCMYK ? nil : color.transform,
+                                notes: notes)
         }
     }
 

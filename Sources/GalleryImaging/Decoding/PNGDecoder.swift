@@ -1,7 +1,10 @@
 import CCodecs
 
 /// PNG through the two-phase C shim. Adam7 images whose early passes already cover the target are
-/// assembled from those passes alone (1, 3 or 5 of the 7), skipping most of the inflate work.
+/// assembled from those passes alone (1, 3 or 5 of the 7), skipping most of the inflate work. Other
+/// images far larger than the target are box-reduced row by row as libpng decodes them, by the
+/// resampler's own box factor, so the full-size image is never held and the resampler's shrink is
+/// already done.
 enum PNGDecoder {
     struct Session {
         let ctx: OpaquePointer
@@ -19,6 +22,19 @@ enum PNGDecoder {
             case 3: .rgb8
             default: .rgba8
             }
+        }
+
+        /// The colour chunks before IDAT: iCCP, else sRGB, else gAMA (+ cHRM).
+        var profile: ColorProfile? {
+            if let icc = header.icc, header.icc_length > 0 {
+                return .icc(Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_length))))
+            }
+            if header.srgb != 0 { return .sRGB }
+            guard header.gamma > 0 else { return nil }
+            let chromaticities = header.has_chrm != 0
+                ? withUnsafeBytes(of: header.chrm) { Array($0.bindMemory(to: Double.self)) }
+                : nil
+            return .pngGamma(header.gamma, chromaticities: chromaticities)
         }
 
         /// The EXIF orientation from an eXIf chunk before IDAT, if any.
@@ -54,26 +70,44 @@ enum PNGDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         try withHeader(bytes, name: name, options: options) { session throws(DecodeError) in
             let (sw, sh) = (Int(session.header.width), Int(session.header.height))
-            let stride = options.useFastPaths && session.header.interlaced != 0
-                ? passStride(sourceWidth: sw, sourceHeight: sh,
-                             minimum: options.target.minimumSize(sourceWidth: sw, sourceHeight: sh))
+            let minimum = options.target.minimumSize(sourceWidth: sw, sourceHeight: sh)
+            let interlaced = session.header.interlaced != 0
+            let stride = options.useFastPaths && interlaced
+                ? passStride(sourceWidth: sw, sourceHeight: sh, minimum: minimum)
                 : 1
-            let (w, h) = ((sw + stride - 1) / stride, (sh + stride - 1) / stride)
+            let factor = options.useFastPaths && !interlaced
+                ? boxFactor(sourceWidth: sw, sourceHeight: sh, minimum: minimum)
+                : 1
+            let reduction = max(stride, factor)
+            let (w, h) = ((sw + reduction - 1) / reduction, (sh + reduction - 1) / reduction)
             let format = session.pixelFormat
             try checkDecodedBytes(width: w, height: h, channels: format.channels, options: options,
                                   name: name, sourceWidth: sw, sourceHeight: sh)
             var status = FG_OK
             let bitmap = Bitmap(width: w, height: h, format: format) { buffer in
                 let dst = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                status = stride == 1
-                    ? fg_png_read(session.ctx, dst, w * format.channels)
-                    : fg_png_read_subsampled(session.ctx, Int32(stride), dst, w * format.channels)
+                status = factor > 1 ? fg_png_read_reduced(session.ctx, Int32(factor), dst, w * format.channels)
+                    : stride > 1 ? fg_png_read_subsampled(session.ctx, Int32(stride), dst, w * format.channels)
+                    : fg_png_read(session.ctx, dst, w * format.channels)
             }
             guard status == FG_OK else { throw session.fail(status) }
+            let profile = options.readsColorProfiles ? session.profile : nil
+            let color = profile?.transformToSRGB(for: ColorLayout(format)) ?? (transform: nil, note: nil)
             return DecodedImage(bitmap: bitmap, format: .png, sourceWidth: sw, sourceHeight: sh,
-                                orientation: session.orientation, scaleDenominator: stride,
-                                scansRead: nil, usedFastPath: stride > 1)
+                                orientation: session.orientation, scaleDenominator: reduction,
+                                scansRead: nil, usedFastPath: reduction > 1, colorProfile: profile,
+                                transform: color.transform, notes: color.note.map { [$0] } ?? [])
         }
+    }
+
+    /// The box factor the default resampler would shrink by on its way to `minimum` (the smaller of
+    /// the two axes'), so the reduced image still leaves the filter its residual; 1 when below 2.
+    static func boxFactor(sourceWidth: Int, sourceHeight: Int, minimum: (width: Int, height: Int)) -> Int {
+        guard minimum.width < sourceWidth || minimum.height < sourceHeight else { return 1 }
+        let resampler = Resampler.default
+        let k = min(resampler.boxFactor(from: sourceWidth, to: max(minimum.width, 1)),
+                    resampler.boxFactor(from: sourceHeight, to: max(minimum.height, 1)))
+        return min(k, 64)
     }
 
     /// The widest Adam7 grid stride (8 after pass 1, 4 after passes 1-3, 2 after passes 1-5) whose

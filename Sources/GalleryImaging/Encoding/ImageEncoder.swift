@@ -1,6 +1,6 @@
 import CCodecs
 
-/// Encodes a ``Bitmap`` as JPEG (libjpeg) or PNG (libpng), in memory.
+/// Encodes a ``Bitmap`` as JPEG (libjpeg), PNG (libpng) or WebP (libwebp), in memory.
 public enum ImageEncoder {
     /// JPEG at `quality` (1...100). JPEG has no alpha: `.rgba8` and `.grayAlpha8` are flattened
     /// onto white, the page background thumbnails usually sit on. With `optimizeHuffman` libjpeg
@@ -21,6 +21,16 @@ public enum ImageEncoder {
         try encode(bitmap, format: "PNG") { src, out, length, message in
             fg_png_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
                           Int32(bitmap.format.channels), out, length, message, 256)
+        }
+    }
+
+    /// Lossy WebP at `quality` (0...100), libwebp's photo preset; alpha is kept (not flattened) and
+    /// grey is stored as RGB.
+    public static func encodeWebP(_ bitmap: Bitmap, quality: Int = 80) throws(EncodeError) -> [UInt8] {
+        guard (0...100).contains(quality) else { throw .invalidParameter("WebP quality \(quality) is outside 0...100") }
+        return try encode(bitmap, format: "WebP") { src, out, length, message in
+            fg_webp_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
+                           Int32(bitmap.format.channels), Int32(quality), out, length, message, 256)
         }
     }
 

@@ -1,9 +1,11 @@
-/// One scaling operation: box shrink + horizontal filter row by row into a Float buffer of
-/// `width x shrunkHeight` premultiplied samples, then the vertical filter into the output bitmap.
+/// One scaling operation: box shrink + horizontal filter row by row into Float rows of `width`
+/// premultiplied samples, then the vertical filter into the output bitmap, row by row as the
+/// horizontal rows it needs are made (a ring of a few rows, not the whole intermediate image).
 ///
-/// Only a few buffers are allocated per call (one shrunk row, integer column sums, the
-/// intermediate, one output row), none per pixel; the hot loops run on raw pointers with the
-/// channel count known at compile time (see `ChannelCount`), so they carry no bounds checks.
+/// A few small buffers are allocated per call (the ring, one shrunk row, integer column sums, one
+/// accumulator row), none per pixel, and the filter taps come from ``ResampleWeightsCache``; the hot
+/// loops run on raw pointers with the channel count known at compile time (see `ChannelCount`), so
+/// they carry no bounds checks and no reference counting.
 struct ResampleJob {
     let source: Bitmap
     let width: Int
@@ -11,6 +13,7 @@ struct ResampleJob {
     let boxX: Int
     let boxY: Int
     let filter: ResampleFilter
+    var weights: ResampleWeightsCache = .shared
 
     func run() -> Bitmap {
         switch source.format {
@@ -24,47 +27,56 @@ struct ResampleJob {
     private func run<C: ChannelCount>(_: C.Type) -> Bitmap {
         let shrunkWidth = (source.width + boxX - 1) / boxX
         let shrunkHeight = (source.height + boxY - 1) / boxY
-        let horizontal = ResampleWeights(inputSize: shrunkWidth,
-                                         inputExtent: Double(source.width) / Double(boxX),
+        let horizontal = weights.weights(inputSize: shrunkWidth, inputExtent: Double(source.width) / Double(boxX),
                                          outputSize: width, filter: filter)
-        let vertical = ResampleWeights(inputSize: shrunkHeight,
-                                       inputExtent: Double(source.height) / Double(boxY),
+        let vertical = weights.weights(inputSize: shrunkHeight, inputExtent: Double(source.height) / Double(boxY),
                                        outputSize: height, filter: filter)
         let rowLength = width * C.value
-        var intermediate = [Float](repeating: 0, count: rowLength * shrunkHeight)
-        // One float of padding: the RGB horizontal filter loads 4 lanes at the last pixel.
-        var shrunkRow = [Float](repeating: 0, count: shrunkWidth * C.value + 1)
+        let ringRows = vertical.ringRows
+        // Rows of the ring are padded by one float: the RGB horizontal filter stores 4 lanes per pixel.
+        let ringStride = rowLength + 1
         let boxed = boxX > 1 || boxY > 1
-        var columns = [UInt64](repeating: 0, count: boxed ? source.width * C.value : 0)
-        intermediate.withUnsafeMutableBufferPointer { inter in
-            shrunkRow.withUnsafeMutableBufferPointer { row in
-                columns.withUnsafeMutableBufferPointer { columns in
-                    source.withUnsafeBytes { src in
-                        let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                        for sy in 0..<shrunkHeight {
-                            if boxed {
-                                boxShrinkRow(C.self, sy, from: base, columns: columns.baseAddress!,
-                                             into: row.baseAddress!, width: shrunkWidth)
-                            } else {
-                                loadRow(C.self, sy, from: base, into: row.baseAddress!)
-                            }
-                            filterRow(C.self, row.baseAddress!, into: inter.baseAddress! + sy * rowLength,
-                                      weights: horizontal)
-                        }
-                    }
-                }
-            }
+        // Scratch, uninitialised (every float is written before it is read): the ring of filtered rows,
+        // one shrunk row (+1 float of padding: the RGB horizontal filter loads 4 lanes at the last pixel),
+        // one accumulator row, the integer column sums of the box shrink, the tap row pointers.
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * ringStride)
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: shrunkWidth * C.value + 1)
+        let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
+        let columns = UnsafeMutablePointer<UInt64>.allocate(capacity: boxed ? source.width * C.value : 0)
+        let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.stride)
+        row[shrunkWidth * C.value] = 0
+        defer {
+            ring.deallocate()
+            row.deallocate()
+            accumulator.deallocate()
+            columns.deallocate()
+            taps.deallocate()
         }
-        var accumulator = [Float](repeating: 0, count: rowLength)
         return Bitmap(width: width, height: height, format: source.format) { out in
             let dst = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            intermediate.withUnsafeBufferPointer { inter in
-                accumulator.withUnsafeMutableBufferPointer { acc in
-                    for y in 0..<height {
-                        filterColumns(inter.baseAddress!, into: acc.baseAddress!, rowLength: rowLength,
-                                      output: y, weights: vertical)
-                        storeRow(C.self, acc.baseAddress!, into: dst + y * rowLength, pixels: width)
+            source.withUnsafeBytes { src in
+                let base = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                // Shrunk rows are filtered horizontally as the vertical filter first needs them, into the
+                // ring: only `ringRows` of them are ever held, so the intermediate stays in the cache.
+                var produced = 0
+                for y in 0..<height {
+                    let first = vertical.first[y]
+                    let count = vertical.count[y]
+                    while produced < first + count {
+                        if boxed {
+                            boxShrinkRow(C.self, produced, from: base, columns: columns, into: row, width: shrunkWidth)
+                        } else {
+                            loadRow(C.self, produced, from: base, into: row)
+                        }
+                        filterRow(C.self, row, into: ring + (produced % ringRows) * ringStride, weights: horizontal)
+                        produced += 1
                     }
+                    for k in 0..<count { taps[k] = UnsafePointer(ring + ((first + k) % ringRows) * ringStride) }
+                    let w = vertical.taps(of: y)
+                    // Two loops, not one: rounding lanes out of a SIMD value stays scalar, while a loop over
+                    // the accumulator row in memory vectorises (see `storeRow`).
+                    filterColumns(taps, w, count: count, into: accumulator, rowLength: rowLength)
+                    storeRow(C.self, accumulator, into: dst + y * rowLength, pixels: width)
                 }
             }
         }
@@ -141,57 +153,81 @@ struct ResampleJob {
     private func filterRow<C: ChannelCount>(_: C.Type, _ row: UnsafePointer<Float>,
                                             into out: UnsafeMutablePointer<Float>, weights: ResampleWeights) {
         let n = C.value
-        weights.first.withUnsafeBufferPointer { first in
-            weights.count.withUnsafeBufferPointer { count in
-                weights.weights.withUnsafeBufferPointer { taps in
-                    for x in 0..<weights.outputSize {
-                        let w = taps.baseAddress! + x * weights.stride
-                        let src = row + first[x] &* n
-                        let o = out + x &* n
-                        if n >= 3 {
-                            // One 4-lane multiply-add per tap; for RGB the fourth lane reads the next
-                            // pixel's red (or the row's padding float) and is discarded.
-                            var sum = SIMD4<Float>()
-                            for k in 0..<count[x] {
-                                let p = UnsafeRawPointer(src + k &* n).loadUnaligned(as: SIMD4<Float>.self)
-                                sum += p * w[k]
-                            }
-                            o[0] = sum[0]
-                            o[1] = sum[1]
-                            o[2] = sum[2]
-                            if n > 3 { o[3] = sum[3] }
-                        } else {
-                            var sum: (Float, Float) = (0, 0)
-                            for k in 0..<count[x] {
-                                let p = src + k &* n
-                                sum.0 += p[0] * w[k]
-                                if n > 1 { sum.1 += p[1] * w[k] }
-                            }
-                            o[0] = sum.0
-                            if n > 1 { o[1] = sum.1 }
-                        }
-                    }
+        let first = weights.first
+        let count = weights.count
+        for x in 0..<weights.outputSize {
+            let w = weights.taps(of: x)
+            let src = row + first[x] &* n
+            let o = out + x &* n
+            if n >= 3 {
+                // One 4-lane multiply-add per tap; for RGB the fourth lane reads the next
+                // pixel's red (or the row's padding float) and is discarded. Four sums, so four
+                // taps are in flight at once instead of each waiting for the previous add.
+                var s0 = SIMD4<Float>(), s1 = SIMD4<Float>(), s2 = SIMD4<Float>(), s3 = SIMD4<Float>()
+                let taps = count[x]
+                var k = 0
+                while k &+ 4 <= taps {
+                    let p = UnsafeRawPointer(src + k &* n)
+                    s0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[k]
+                    s1 += p.loadUnaligned(fromByteOffset: n &* 4, as: SIMD4<Float>.self) * w[k &+ 1]
+                    s2 += p.loadUnaligned(fromByteOffset: n &* 8, as: SIMD4<Float>.self) * w[k &+ 2]
+                    s3 += p.loadUnaligned(fromByteOffset: n &* 12, as: SIMD4<Float>.self) * w[k &+ 3]
+                    k &+= 4
                 }
+                while k < taps {
+                    s0 += UnsafeRawPointer(src + k &* n).loadUnaligned(as: SIMD4<Float>.self) * w[k]
+                    k &+= 1
+                }
+                // One 4-lane store; for RGB the fourth lane lands on the next pixel's red, written next,
+                // or on the row's padding (see `ringStride`).
+                UnsafeMutableRawPointer(o).storeBytes(of: (s0 + s1) + (s2 + s3), as: SIMD4<Float>.self)
+            } else {
+                var sum: (Float, Float) = (0, 0)
+                for k in 0..<count[x] {
+                    let p = src + k &* n
+                    sum.0 += p[0] * w[k]
+                    if n > 1 { sum.1 += p[1] * w[k] }
+                }
+                o[0] = sum.0
+                if n > 1 { o[1] = sum.1 }
             }
         }
     }
 
-    /// Vertical filter: output row `output` as a weighted sum of whole intermediate rows, taps in the
-    /// outer loop so the inner loop streams contiguous memory (and vectorises).
+    /// Vertical filter of one output row: the weighted sum of `count` filtered rows (`rows[k]` with weight
+    /// `w[k]`), taps in the inner loop over 16 contiguous samples at a time (four independent vector sums),
+    /// so the sums stay in registers.
     @inline(__always)
-    private func filterColumns(_ inter: UnsafePointer<Float>, into acc: UnsafeMutablePointer<Float>,
-                               rowLength: Int, output: Int, weights: ResampleWeights) {
-        let first = weights.first[output]
-        let count = weights.count[output]
-        weights.weights.withUnsafeBufferPointer { taps in
-            let w = taps.baseAddress! + output * weights.stride
-            acc.update(repeating: 0, count: rowLength)
-            for k in 0..<count {
-                let wk = w[k]
-                let src = inter + (first + k) * rowLength
-                for i in 0..<rowLength { acc[i] += src[i] * wk }
-            }
+    private func filterColumns(_ rows: UnsafePointer<UnsafePointer<Float>>, _ w: UnsafePointer<Float>, count: Int,
+                               into acc: UnsafeMutablePointer<Float>, rowLength: Int) {
+        var i = 0
+        while i &+ 16 <= rowLength {
+            let sum = Self.columnSum(rows, w, count: count, at: i)
+            UnsafeMutableRawPointer(acc + i).storeBytes(of: sum, as: SIMD16<Float>.self)
+            i &+= 16
         }
+        while i < rowLength {
+            acc[i] = Self.columnSum(rows, w, count: count, scalarAt: i)
+            i &+= 1
+        }
+    }
+
+    @inline(__always)
+    private static func columnSum(_ rows: UnsafePointer<UnsafePointer<Float>>, _ w: UnsafePointer<Float>,
+                                  count: Int, at i: Int) -> SIMD16<Float> {
+        var sum = SIMD16<Float>()
+        for k in 0..<count {
+            sum += UnsafeRawPointer(rows[k] + i).loadUnaligned(as: SIMD16<Float>.self) * w[k]
+        }
+        return sum
+    }
+
+    @inline(__always)
+    private static func columnSum(_ rows: UnsafePointer<UnsafePointer<Float>>, _ w: UnsafePointer<Float>,
+                                  count: Int, scalarAt i: Int) -> Float {
+        var sum: Float = 0
+        for k in 0..<count { sum += rows[k][i] * w[k] }
+        return sum
     }
 
     /// Un-premultiplies, rounds and clamps one row of filtered samples into 8-bit pixels.
@@ -222,8 +258,11 @@ struct ResampleJob {
     }
 }
 
-/// Rounds to nearest and clamps to 0...255 (Lanczos overshoots near edges).
+/// Rounds to nearest (ties to even) and clamps to 0...255 (Lanczos overshoots near edges).
+///
+/// Branch-free and without the range check of `UInt8(_: Float)`: adding 2^23 to a value in 0...255
+/// leaves its rounded integer in the low bits of the Float's pattern, so loops over it vectorise.
 @inline(__always)
 func clampToByte(_ value: Float) -> UInt8 {
-    UInt8(min(max(value + 0.5, 0), 255))
+    UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + 8_388_608).bitPattern)
 }

@@ -1,13 +1,21 @@
 /// Per-output-pixel filter taps along one axis, computed once per axis and reused by every row
 /// or column: output pixel `i` reads `count[i]` consecutive source samples from `first[i]`, with
 /// weights `weights[i * stride ..< i * stride + count[i]]` that sum to 1.
-struct ResampleWeights {
+///
+/// Immutable and shared: ``ResampleWeightsCache`` hands the same taps to every image of the same size.
+/// The taps live in memory of their own (freed in `deinit`), so the scaler's loops read them through
+/// plain pointers, with no array to retain or check per row.
+final class ResampleWeights: @unchecked Sendable {
     let outputSize: Int
     /// Maximum taps of any output pixel; the row length of `weights`.
     let stride: Int
-    let first: [Int]
-    let count: [Int]
-    let weights: [Float]
+    let first: UnsafePointer<Int>
+    let count: UnsafePointer<Int>
+    let weights: UnsafePointer<Float>
+    /// Rows a streaming user of these taps as the vertical filter must hold at once: output `i` needs
+    /// samples `first[i] ..< first[i] + count[i]` while every sample up to the furthest one needed so
+    /// far has been made (at least 1).
+    let ringRows: Int
 
     /// Taps for mapping `inputSize` samples onto `outputSize`, where the samples cover
     /// `inputExtent` units of the original axis (the box shrink may leave a partial last sample,
@@ -60,8 +68,31 @@ struct ResampleWeights {
         }
         self.outputSize = outputSize
         self.stride = stride
-        self.first = first
-        self.count = count
-        self.weights = weights
+        var ring = 1
+        var furthest = 0
+        for i in 0..<outputSize {
+            furthest = max(furthest, first[i] + count[i])
+            ring = max(ring, furthest - first[i])
+        }
+        ringRows = ring
+        self.first = UnsafePointer(Self.copy(first))
+        self.count = UnsafePointer(Self.copy(count))
+        self.weights = UnsafePointer(Self.copy(weights))
+    }
+
+    deinit {
+        first.deallocate()
+        count.deallocate()
+        weights.deallocate()
+    }
+
+    /// The weights of output `i` (`count[i]` of them).
+    @inline(__always)
+    func taps(of i: Int) -> UnsafePointer<Float> { weights + i &* stride }
+
+    private static func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+        let memory = UnsafeMutablePointer<T>.allocate(capacity: array.count)
+        _ = UnsafeMutableBufferPointer(start: memory, count: array.count).initialize(from: array)
+        return memory
     }
 }

@@ -31,6 +31,12 @@ extension ImagePipeline {
         public var decodeOptions = DecodeOptions()
         /// The scaler used after the codec's own reduction.
         public var resampler = Resampler.default
+        /// Hand back sRGB pixels (the default): an image with a colour profile (Adobe RGB, Display P3,
+        /// a grey profile, PNG gAMA/cHRM) is converted after scaling. Off, the pixels stay in the
+        /// file's own colour space, which the returned `Bitmap` does not record (CMYK JPEGs with a
+        /// profile convert through it either way). To skip reading profiles at all, turn off
+        /// `decodeOptions.readsColorProfiles`.
+        public var convertsToSRGB = true
         /// Threads that read local files, decode and scale (default: the number of cores), so long
         /// C calls never occupy Swift's cooperative threads.
         public var workers = ProcessInfo.processInfo.activeProcessorCount

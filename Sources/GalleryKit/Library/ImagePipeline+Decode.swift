@@ -18,9 +18,9 @@ extension ImagePipeline {
             }
         }
         if Task.isCancelled { throw .cancelled(source, stage: .decode) }
-        let resampler = configuration.resampler
+        let (resampler, toSRGB) = (configuration.resampler, configuration.convertsToSRGB)
         let bitmap = try await onWorker(source, stage: .decode) { () throws(ImagePipelineError) in
-            plan.finish(decoded, resampler: resampler)
+            plan.finish(decoded, resampler: resampler, convertingToSRGB: toSRGB)
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         emit(.decoded(request, width: bitmap.width, height: bitmap.height, seconds: seconds))
@@ -51,12 +51,13 @@ struct DecodePlan: Sendable {
         return try ImageDecoder.decode(bytes, name: name, options: options)
     }
 
-    /// Scales the decoded bitmap to the exact size (in stored orientation), then makes it upright.
-    func finish(_ decoded: DecodedImage, resampler: Resampler) -> Bitmap {
+    /// Scales the decoded bitmap to the exact size (in stored orientation), converts it to sRGB when
+    /// asked (after the scale, on the fewer pixels), then makes it upright.
+    func finish(_ decoded: DecodedImage, resampler: Resampler, convertingToSRGB: Bool = true) -> Bitmap {
         let target = storedSize(sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight,
                                 orientation: decoded.orientation)
-        return resampler.scale(decoded.bitmap, width: target.width, height: target.height)
-            .oriented(decoded.orientation)
+        let scaled = resampler.scale(decoded.bitmap, width: target.width, height: target.height)
+        return (convertingToSRGB ? decoded.convertedToSRGB(scaled) : scaled).oriented(decoded.orientation)
     }
 
     /// The final size before orientation is applied, for a source stored at `sourceWidth` x `sourceHeight`.

@@ -152,7 +152,7 @@ public final class ImagePipeline: Sendable {
 
     func cacheKey(_ request: ImageRequest, validator: ImageCacheKey.Validator?) -> ImageCacheKey {
         ImageCacheKey(source: request.source.cacheSource, validator: validator, size: request.size.cacheSize,
-                      options: "upright")
+                      options: configuration.convertsToSRGB ? "upright" : "upright,source-colour")
     }
 
     /// The validator to look the cache up with: a file's current stat, or the validator a URL was

@@ -29,6 +29,11 @@ public struct GalleryJob: Sendable {
     public var comments = false
     /// JPEG quality of the thumbnails.
     public var jpegQuality = 85
+    /// The thumbnails' encoding (`.auto`: PNG with alpha, else JPEG). A re-run with a fixed format
+    /// remakes thumbnails recorded in another one.
+    public var thumbnailFormat = ThumbnailFormat.auto
+    /// WebP quality of the thumbnails when they are WebP.
+    public var webpQuality = 85
     /// Threads for decoding, scaling and encoding (default: the cores).
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Decode guards (pixel count, scans, bytes).

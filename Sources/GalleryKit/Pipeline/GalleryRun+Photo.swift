@@ -11,9 +11,10 @@ extension GalleryRun {
         } catch {
             return fail(photo, url: url, .gallery(error), journal: journal)
         }
-        let state = journal.state
+        // This photo's entry only: a copy of the whole state would make the next append copy every entry.
+        let entry = journal.entry(of: photo.id)
         // A journaled original whose file vanished or changed size is not trusted.
-        let recorded = state.originalOnDisk(of: photo.id, in: job.folder)
+        let recorded = entry?.originalOnDisk(in: job.folder)
         let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: job.folder)
 
         var downloaded: Int64 = 0
@@ -47,9 +48,11 @@ extension GalleryRun {
             }
         }
 
-        let thumbnails = recorded == nil ? [:] : state.thumbnails(of: photo.id)
+        let thumbnails = recorded == nil ? [:] : entry?.thumbnails ?? [:]
         let missing = job.thumbnailSizes.filter { size in
             guard let existing = thumbnails[size] else { return true }
+            if let wanted = job.thumbnailFormat.fixedExtension,
+               (existing.path as NSString).pathExtension.lowercased() != wanted { return true }
             return Self.fileSize(job.folder + "/" + existing.path) == nil
         }
         var made = 0
@@ -59,7 +62,8 @@ extension GalleryRun {
         if recorded == nil || !missing.isEmpty {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
-                                     thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, decodeOptions: job.decodeOptions),
+                                     thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
+                                                              webpQuality: job.webpQuality, decodeOptions: job.decodeOptions),
                                      cache: cache)
             do {
                 let output = try await pool.run { () throws(PipelineError) in try work.run() }
@@ -107,13 +111,11 @@ extension GalleryRun {
         return fileSize(folder + "/" + path) == nil && fileSize(folder + "/" + legacy) != nil ? legacy : path
     }
 
-    /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`); fixed after download if
-    /// the bytes disagree.
+    /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);
+    /// fixed after download if the bytes disagree.
     static func fileExtension(of url: URL) -> String {
-        switch url.pathExtension.lowercased() {
-        case "png": "png"
-        default: "jpg"
-        }
+        guard let format = ImageFormat(fileExtension: url.pathExtension), format.isDecodable else { return "jpg" }
+        return format.fileExtension
     }
 
     /// The size of a regular file, or nil when there is none.

@@ -72,10 +72,11 @@ struct ThumbnailWork: Sendable {
         return Output(original: original, thumbnails: made)
     }
 
-    /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`.
+    /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`
+    /// (and a WebP or GIF `.webp` or `.gif`).
     private func fixExtension(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> String {
-        guard let format = ImageFormat.sniff(bytes), format == .jpeg || format == .png else { return originalPath }
-        let wanted = format == .png ? "png" : "jpg"
+        guard let format = ImageFormat.sniff(bytes), format.isDecodable else { return originalPath }
+        let wanted = format.fileExtension
         let current = (originalPath as NSString).pathExtension.lowercased()
         guard current != wanted && !(current == "jpeg" && wanted == "jpg") else { return originalPath }
         // Beside the original, in whichever layout it is.

@@ -124,6 +124,11 @@ final class DownloadSink: BodySink {
             throw TransferError(url: url, reason: .resumeRejected("received \(held) bytes, expected \(expectedTotal)"))
         }
         do throws(TransferError) {
+            // A body held in memory with no earlier partial on record goes straight to its name.
+            if file == nil, !sidecarMayExist, try AnonymousFile.publish(buffer, to: paths.destination, durable: durable) {
+                buffer = []
+                return held
+            }
             if file == nil {
                 let f = try PartFile(path: paths.part, truncate: true)
                 try f.write(buffer)

@@ -63,6 +63,8 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels (a decompression-bomb guard).")
     var maxPixels = 100_000_000
 
+    @OptionGroup var encoding: EncodingOptions
+
     @OptionGroup var transfer: TransferOptions
 
     @Flag(name: .customLong("allow-private-addresses"),
@@ -132,6 +134,9 @@ struct GalleryCommand: AsyncParsableCommand {
         job.comments = comments
         job.workers = workers
         job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
+        job.jpegQuality = encoding.quality
+        job.thumbnailFormat = encoding.format
+        job.webpQuality = encoding.webpQuality
         job.allowPrivateAddresses = allowPrivateAddresses
         job.shard = shard
 

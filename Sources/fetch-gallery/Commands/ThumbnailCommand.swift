@@ -9,16 +9,17 @@ import Glibc
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make thumbnails of local JPEG and PNG files.",
+        abstract: "Make thumbnails of local JPEG, PNG, WebP and GIF files.",
         discussion: """
-            Writes DIR/<name>.jpg for each input (DIR/<name>.png when the image has alpha), upright \
+            Writes DIR/<name>.jpg for each input (DIR/<name>.png when the image has alpha; .png or .webp \
+            for every input with --format png or webp), upright \
             (EXIF orientation applied), with the longest edge --size pixels (never upscaled). \
             A file that cannot be read prints one line on stderr naming it and the reason; the others go on.
             Exit status: 0 when every file succeeded, 1 when any failed, 2 for a usage error.
             """
     )
 
-    @Argument(help: "Image files (JPEG or PNG; the format is read from the bytes, not the name).")
+    @Argument(help: "Image files (JPEG, PNG, WebP or GIF; the format is read from the bytes, not the name).")
     var files: [String]
 
     @Option(name: .shortAndLong, help: "Folder for the thumbnails (created if missing).")
@@ -27,8 +28,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Longest edge of each thumbnail, in pixels.")
     var size: Int = 256
 
-    @Option(help: "JPEG quality (1-100).")
-    var quality: Int = 85
+    @OptionGroup var encoding: EncodingOptions
 
     @Option(help: "Files decoded at once (default: the number of cores). 1 is single-threaded.")
     var jobs: Int = System.coreCount
@@ -39,14 +39,13 @@ struct ThumbnailCommand: ParsableCommand {
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one image file") }
         guard size > 0 else { throw ValidationError("--size must be at least 1") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
         guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be at least 1") }
     }
 
     func run() throws {
-        let thumbnailer = Thumbnailer(longestEdge: size, jpegQuality: quality,
-                                      decodeOptions: DecodeOptions(maxPixels: maxPixels))
+        let thumbnailer = Thumbnailer(longestEdge: size, jpegQuality: encoding.quality, format: encoding.format,
+                                      webpQuality: encoding.webpQuality, decodeOptions: DecodeOptions(maxPixels: maxPixels))
         let names = OutputNames.unique(for: files)
         let failures = Atomic<Int>(0)
         let outDir = out

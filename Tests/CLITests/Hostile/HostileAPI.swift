@@ -91,7 +91,7 @@ final class HostileAPI {
 
     /// A real JPEG from the corpus: camera photos are about 350 kB (larger than the engine's 256 kB
     /// in-memory limit, so cut downloads resume from part files); `small` ones are a few kB.
-    static func camera(_ n: Int) -> [UInt8] { try! Corpus.bytes("exif-orientation/Landscape_\(n % 9).jpg") }
-    static func portrait(_ n: Int) -> [UInt8] { try! Corpus.bytes("exif-orientation/Portrait_\(n % 9).jpg") }
-    static var small: [UInt8] { try! Corpus.bytes("libjpeg-turbo/testorig.jpg") }
+    static func camera(_ n: Int) throws -> [UInt8] { try Corpus.bytes("exif-orientation/Landscape_\(n % 9).jpg") }
+    static func portrait(_ n: Int) throws -> [UInt8] { try Corpus.bytes("exif-orientation/Portrait_\(n % 9).jpg") }
+    static var small: [UInt8] { get throws { try Corpus.bytes("libjpeg-turbo/testorig.jpg") } }
 }

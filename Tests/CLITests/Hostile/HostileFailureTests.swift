@@ -9,10 +9,10 @@ extension HostileNetwork {
 @Suite struct HostileFailureTests {
     @Test func everyUnrecoverableFaultInOneGallery() async throws {
         let api = try HostileAPI()
-        let camera = HostileAPI.camera(1)
+        let camera = try HostileAPI.camera(1)
         // Good neighbours, to prove the faults harm nothing else.
         for id in 1...3 {
-            let bytes = id == 2 ? HostileAPI.small : HostileAPI.portrait(id)
+            let bytes = try id == 2 ? HostileAPI.small : HostileAPI.portrait(id)
             api.photo(id, expect: .ok(bytes)) { _, _ in .file(bytes, etag: "\"g\(id)\"", contentType: "image/jpeg") }
         }
         let cut = ["body cut short"]
@@ -49,7 +49,7 @@ extension HostileNetwork {
             .status(429, headers: ["Retry-After": "86400"], text: "slow down\n")
         }
         // A real JPEG whose header claims 30000 x 30000 pixels (900 MP): refused by the decode guard, not allocated.
-        let bomb = Self.pixelBomb(HostileAPI.small, width: 30000, height: 30000)
+        let bomb = Self.pixelBomb(try HostileAPI.small, width: 30000, height: 30000)
         api.photo(207, name: "Pixel bomb", expect: .failed(anyOf: ["imaging"])) { _, _ in
             .file(bomb, contentType: "image/jpeg")
         }

@@ -11,7 +11,7 @@ extension HostileNetwork {
 
     @Test func truncatedFirstPageExitsThree() async throws {
         let api = try HostileAPI()
-        let small = HostileAPI.small
+        let small = try HostileAPI.small
         api.photo(1, expect: .absent) { _, _ in .file(small, contentType: "image/jpeg") }
         // Cut mid-item: valid HTTP, invalid JSON, on every attempt.
         api.page(1, answers: Self.json("{\"current_page\":1,\"total_pages\":3,\"photos\":[{\"id\":1,\"name\":\"Ph"))
@@ -48,7 +48,7 @@ extension HostileNetwork {
     /// hundreds of megabytes; the photos of the good page are kept.
     @Test func gzipBombPageIsCapped() async throws {
         let api = try HostileAPI()
-        let bytes = HostileAPI.portrait(1)
+        let bytes = try HostileAPI.portrait(1)
         api.photo(1, expect: .ok(bytes)) { _, _ in .file(bytes, contentType: "image/jpeg") }
         api.page(2, answers: .status(200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
                                      body: Self.bomb))
@@ -73,7 +73,7 @@ extension HostileNetwork {
     @Test func brokenLaterPagesExitOneAndKeepTheRest() async throws {
         let api = try HostileAPI()
         for (id, page) in [(1, 1), (2, 1), (5, 5), (6, 5)] {
-            let bytes = HostileAPI.portrait(id)
+            let bytes = try HostileAPI.portrait(id)
             api.photo(id, page: page, expect: .ok(bytes)) { _, _ in .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg") }
         }
         api.photo(3, page: 2, expect: .absent)
@@ -85,7 +85,7 @@ extension HostileNetwork {
         let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         api.page(6, answers: Self.json("{\"current_page\":6,\"photos\":[{\"id\":9,\"name\":\"deep\",\"description\":\(nested)}]}"))
         for (id, page) in [(10, 7)] {
-            let bytes = HostileAPI.portrait(id)
+            let bytes = try HostileAPI.portrait(id)
             api.photo(id, page: page, expect: .ok(bytes)) { _, _ in .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg") }
         }
         api.totalPages = 7

@@ -11,15 +11,15 @@ extension HostileNetwork {
     @Test func recoverableFaultsAndHostileTextInOneGallery() async throws {
         let api = try HostileAPI()
         try Self.listRecoverableFaults(api)
-        Self.listHostileText(api)
-        Self.listSelectionCases(api)
+        try Self.listHostileText(api)
+        try Self.listSelectionCases(api)
         let run = try await HostileRun.run(api, pages: 2)
         try run.verify(api, exitStatus: 0)
         // The unreadable items were reported, not silently dropped.
         let skipped = run.result.stderrText.split(separator: "\n").filter { $0.hasPrefix("skipped:") }
         #expect(skipped.count == 3, "\(run.result.stderrText)")
         // A resumed download asked for the rest only: photo 10 (cut once at half) was not fetched twice.
-        let camera = HostileAPI.camera(0)
+        let camera = try HostileAPI.camera(0)
         #expect(api.server.bodyBytesSent(path: HostileAPI.imagePath(10)) < camera.count * 3 / 2 + 65_536)
         let rangeRequests = api.server.requests(path: HostileAPI.imagePath(10)).filter { $0.headers["Range"] != nil }
         #expect(rangeRequests.count >= 1, "the cut download was resumed with Range")
@@ -27,53 +27,53 @@ extension HostileNetwork {
 
     /// Faults that retries, resumes and restarts get past.
     static func listRecoverableFaults(_ api: HostileAPI) throws {
-        let camera = HostileAPI.camera(0)
+        let camera = try HostileAPI.camera(0)
         // Cut once (half the body, declared length kept), then resumed with Range + If-Range.
         api.scenario(10, .truncatedBody, payload: camera, expect: .ok(camera))
-        api.scenario(11, .connectionReset, payload: HostileAPI.camera(2), expect: .ok(HostileAPI.camera(2)))
-        api.scenario(12, .serviceUnavailable, payload: HostileAPI.camera(3), expect: .ok(HostileAPI.camera(3)))
-        api.scenario(13, .tooManyRequests, payload: HostileAPI.camera(4), expect: .ok(HostileAPI.camera(4)))
+        api.scenario(11, .connectionReset, payload: try HostileAPI.camera(2), expect: .ok(try HostileAPI.camera(2)))
+        api.scenario(12, .serviceUnavailable, payload: try HostileAPI.camera(3), expect: .ok(try HostileAPI.camera(3)))
+        api.scenario(13, .tooManyRequests, payload: try HostileAPI.camera(4), expect: .ok(try HostileAPI.camera(4)))
         // Cut once, then the server ignores Range: the client must restart, never append the whole file.
-        let ignored = HostileAPI.camera(5)
+        let ignored = try HostileAPI.camera(5)
         api.photo(14, name: "Range ignored", expect: .ok(ignored)) { _, attempt in
             let file = FaultServer.Response.file(ignored, etag: "\"r\"", contentType: "image/jpeg", ignoringRange: true)
             return attempt == 1 ? file.cut(afterBodyBytes: ignored.count / 2) : file
         }
         // Cut once, then the photo changed (new ETag): If-Range fails, the new photo arrives whole.
-        let before = HostileAPI.camera(6), after = HostileAPI.camera(7)
+        let before = try HostileAPI.camera(6), after = try HostileAPI.camera(7)
         api.photo(15, name: "Changed ETag", expect: .ok(after)) { _, attempt in
             attempt == 1
                 ? .file(before, etag: "\"old\"", contentType: "image/jpeg").cut(afterBodyBytes: before.count / 2)
                 : .file(after, etag: "\"new\"", contentType: "image/jpeg")
         }
         // A connection closed without a byte, once.
-        let small = HostileAPI.small
+        let small = try HostileAPI.small
         api.photo(16, name: "Dropped once", expect: .ok(small)) { _, attempt in
             let file = FaultServer.Response.file(small, etag: "\"d\"", contentType: "image/jpeg")
             return attempt == 1 ? file.droppingConnection() : file
         }
         // A 2 s stall mid-body, then the rest; a steady trickle (~100 kB/s) well inside the deadline.
-        let stalled = HostileAPI.portrait(1)
+        let stalled = try HostileAPI.portrait(1)
         api.photo(17, name: "Short stall", expect: .ok(stalled)) { _, _ in
             .file(stalled, etag: "\"s\"", contentType: "image/jpeg").stall(afterBodyBytes: 50_000, seconds: 2)
         }
-        let trickled = HostileAPI.portrait(2)
+        let trickled = try HostileAPI.portrait(2)
         api.photo(18, name: "Trickle", expect: .ok(trickled)) { _, _ in
             .file(trickled, etag: "\"t\"", contentType: "image/jpeg").trickle(bytesPerSecond: 100_000)
         }
         // A redirect within the API's host; gzip and chunked encodings.
-        let moved = HostileAPI.portrait(3)
+        let moved = try HostileAPI.portrait(3)
         api.photo(19, name: "Moved", expect: .ok(moved)) { _, _ in .redirect(to: "/img/moved.jpg", status: 301) }
         api.server.route("/img/moved.jpg") { _, _ in .file(moved, etag: "\"m\"", contentType: "image/jpeg") }
-        let zipped = HostileAPI.portrait(4)
+        let zipped = try HostileAPI.portrait(4)
         api.photo(20, name: "Gzipped", expect: .ok(zipped)) { _, _ in .file(zipped, contentType: "image/jpeg").gzipEncoded() }
         // A download name suggested by the server is never used: names come from the photo id.
-        let suggested = HostileAPI.portrait(6)
+        let suggested = try HostileAPI.portrait(6)
         api.photo(22, name: "Suggests a name", expect: .ok(suggested)) { _, _ in
             .file(suggested, contentType: "image/jpeg")
                 .header("Content-Disposition", "attachment; filename=\"../../../../escaped.jpg\"; filename*=UTF-8''..%2F..%2Fx.jpg")
         }
-        let chunked = HostileAPI.portrait(5)
+        let chunked = try HostileAPI.portrait(5)
         api.photo(21, name: "Chunked", expect: .ok(chunked)) { _, _ in .file(chunked, contentType: "image/jpeg").chunked() }
     }
 
@@ -83,8 +83,8 @@ extension HostileNetwork {
     static let closer = "</title></bdi><script>alert(3)</script>"
 
     /// Names, photographers and descriptions a server should never send; the photos themselves are fine.
-    static func listHostileText(_ api: HostileAPI) {
-        let small = HostileAPI.small
+    static func listHostileText(_ api: HostileAPI) throws {
+        let small = try HostileAPI.small
         func serve(_ id: Int) -> FaultServer.Handler {
             { _, _ in .file(small, etag: "\"h\(id)\"", contentType: "image/jpeg") }
         }
@@ -105,14 +105,14 @@ extension HostileNetwork {
         api.photo(-7, name: "-rf", expect: .ok(small), handler: serve(-7))
         api.photo(Int.max, name: "max", expect: .ok(small), handler: serve(Int.max))
         // A PNG served as image/jpeg from a .jpg URL: kept byte for byte, thumbnailed as what it is.
-        let png = try! Corpus.bytes("png-suite/basn6a08.png")
+        let png = try Corpus.bytes("png-suite/basn6a08.png")
         api.photo(39, name: "PNG in disguise", expect: .ok(png)) { _, _ in .file(png, contentType: "image/jpeg") }
         for markup in [script, onerror, svg, closer, "<b>x</b>"] { api.injects(markup) }
     }
 
     /// Duplicates, NSFW, wrong-typed fields, unreadable items.
-    static func listSelectionCases(_ api: HostileAPI) {
-        let small = HostileAPI.small
+    static func listSelectionCases(_ api: HostileAPI) throws {
+        let small = try HostileAPI.small
         // Photo 30 again on page 2, pointing elsewhere: the first listing wins, the second URL is never fetched.
         api.photo(30, page: 2, name: "Duplicate", imageURL: api.base + "/img/duplicate.jpg", expect: .ok(small))
         api.never(request: "/img/duplicate.jpg")

@@ -7,8 +7,8 @@ import Testing
 extension HostileNetwork {
 @Suite struct HostileURLListTests {
     /// A server with one good photo and the faults a named URL can meet, by path.
-    static func serve(_ server: FaultServer) -> (good: [String: [UInt8]], bad: [String: [String]]) {
-        let camera = HostileAPI.camera(8), small = HostileAPI.small
+    static func serve(_ server: FaultServer) throws -> (good: [String: [UInt8]], bad: [String: [String]]) {
+        let camera = try HostileAPI.camera(8), small = try HostileAPI.small
         server.route("/good.jpg") { _, _ in .file(camera, etag: "\"g\"", contentType: "image/jpeg") }
         server.route("/cut-once.jpg") { _, attempt in
             let file = FaultServer.Response.file(small, etag: "\"c\"", contentType: "image/jpeg")
@@ -28,7 +28,7 @@ extension HostileNetwork {
 
     @Test func runWithAURLList() async throws {
         let server = try FaultServer()
-        let (good, bad) = Self.serve(server)
+        let (good, bad) = try Self.serve(server)
         let parent = try TempDirectory(prefix: "fetch-gallery-hostile")
         let list = (good.keys.sorted() + bad.keys.sorted()).map { server.url($0) } + ["file:///etc/passwd", "../../x.jpg"]
         let listPath = try parent.write(Array(list.joined(separator: "\n").utf8), to: "urls.txt")
@@ -62,7 +62,7 @@ extension HostileNetwork {
 
     @Test func downloadCommandWithHostileURLs() async throws {
         let server = try FaultServer()
-        let (good, bad) = Self.serve(server)
+        let (good, bad) = try Self.serve(server)
         let parent = try TempDirectory(prefix: "fetch-gallery-hostile")
         let list = (good.keys.sorted() + bad.keys.sorted()).map { server.url($0) }
         let listPath = try parent.write(Array(list.joined(separator: "\n").utf8), to: "urls.txt")

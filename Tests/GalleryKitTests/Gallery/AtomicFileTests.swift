@@ -72,3 +72,79 @@ extension AtomicFileTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "<p>three</p>")
     }
 }
+
+/// Both ways of making the temporary file: anonymous (`O_TMPFILE` + `linkat`) and the named fallback
+/// (`.fg-PID-N.tmp` + `rename`), each creating, replacing and failing cleanly.
+@Suite struct AtomicFileTemporaryKindTests {
+    @Test(arguments: [TemporaryFile.Kind.automatic, .named])
+    func createsReplacesAndLeavesNoTemporary(kind: TemporaryFile.Kind) throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/thumbs/256/1-a.jpg"
+        try AtomicFile.write(Array("first".utf8), to: path, durable: false, kind: kind)
+        let first = AtomicFileTests.inode(path)
+        // An existing target: linkat refuses it, so the new file is renamed over it (a new inode).
+        try AtomicFile.write(Array("second, longer".utf8), to: path, durable: true, kind: kind)
+        #expect(try folder.read("thumbs/256/1-a.jpg") == "second, longer")
+        #expect(AtomicFileTests.inode(path) != first)
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o644 & ~Self.umask)
+        #expect(folder.files() == ["thumbs/256/1-a.jpg"])
+    }
+
+    @Test(arguments: [TemporaryFile.Kind.automatic, .named])
+    func aFailedPublishLeavesTheOldFileAndNoTemporary(kind: TemporaryFile.Kind) throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path + "/dir", withIntermediateDirectories: true)
+        try AtomicFile.write(Array("x".utf8), to: folder.path + "/dir/inner", durable: false, kind: kind)
+        #expect(throws: GalleryError.system(call: "rename", path: folder.path + "/dir", errno: EISDIR)) {
+            try AtomicFile.write(Array("new".utf8), to: folder.path + "/dir", durable: false, kind: kind)
+        }
+        #expect(folder.files() == ["dir/inner"])
+    }
+
+    /// On Linux file systems that have it (ext4, tmpfs, xfs, btrfs), the file is anonymous until published:
+    /// nothing of it is visible in the directory, and discarding it leaves nothing behind.
+    @Test func automaticIsAnonymousUntilPublished() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        var file = try TemporaryFile.create(in: folder.path, kind: .automatic)
+        #expect(file.name == nil)
+        #expect(folder.files().isEmpty)
+        try POSIX.writeAll(file.fd, Array("abc".utf8), path: "test")
+        try file.publish(as: folder.path + "/a")
+        #expect(try folder.read("a") == "abc")
+        let dropped = try TemporaryFile.create(in: folder.path, kind: .automatic)
+        dropped.discard()
+        #expect(folder.files() == ["a"])
+    }
+
+    @Test func namedTemporariesNeverReuseALeftover() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let first = try TemporaryFile.create(in: folder.path, kind: .named)
+        let second = try TemporaryFile.create(in: folder.path, kind: .named)
+        #expect(first.name != nil && second.name != nil && first.name != second.name)
+        #expect(folder.files().count == 2 && folder.files().allSatisfy { $0.hasPrefix(AtomicFile.temporaryPrefix) })
+        first.discard()
+        second.discard()
+        #expect(folder.files().isEmpty)
+    }
+
+    @Test func aMissingDirectoryIsMadeOnlyWhenCreationNeedsIt() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        #expect(throws: GalleryError.system(call: "open", path: folder.path + "/new", errno: ENOENT)) {
+            _ = try TemporaryFile.create(in: folder.path + "/new", kind: .automatic)
+        }
+        try AtomicFile.write("x", to: folder.path + "/new/deeper/file")
+        #expect(try folder.read("new/deeper/file") == "x")
+    }
+
+    static let umask: mode_t = {
+        let old = Glibc.umask(0o022)
+        Glibc.umask(old)
+        return old
+    }()
+}

@@ -141,6 +141,23 @@ import Testing
         try AtomicFile.write("12345", to: folder.path + "/photos/1-a.jpg")
         #expect(state.originalOnDisk(of: 1, in: folder.path)?.bytes == 5)
         #expect(state.originalOnDisk(of: 2, in: folder.path) == nil)
+        #expect(state.entries[1]?.originalOnDisk(in: folder.path) == state.originalOnDisk(of: 1, in: folder.path))
+    }
+
+    /// What each photo task reads: one entry, the same as in the whole state, as records arrive.
+    @Test func entryIsThePhotosEntryAsOfTheLastRecord() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let journal = try Journal(folder: folder.path)
+        var replayed = GalleryState()
+        for record in Self.records {
+            try journal.append(record)
+            replayed.apply(record)
+            for id in [1, 2, 3, 4] { #expect(journal.entry(of: id) == replayed.entries[id]) }
+        }
+        #expect(journal.entry(of: 1)?.thumbnails.keys.sorted() == [320, 640])
+        #expect(journal.entry(of: 2)?.failure == "HTTP 404 for http://127.0.0.1/2.jpg")
+        #expect(journal.entry(of: 4) == nil)
     }
 
     @Test func stateRules() {

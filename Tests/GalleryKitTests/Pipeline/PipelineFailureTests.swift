@@ -13,7 +13,8 @@ import Testing
         let api = try FakeAPI([good + [missing, html, truncated, corrupt]])
         api.server.route(missing.imagePath) { _, _ in .status(404, text: "no such photo") }
         api.server.route(html.imagePath) { _, _ in .html() }
-        let half = Array(truncated.bytes.prefix(truncated.bytes.count / 2))
+        let whole = try truncated.bytes
+        let half = Array(whole.prefix(whole.count / 2))
         api.server.route(truncated.imagePath) { _, _ in .file(half, etag: "\"t\"", contentType: "image/jpeg") }
         let events = EventLog()
         let dir = try TempDirectory()
@@ -25,7 +26,7 @@ import Testing
         let byID = Dictionary(uniqueKeysWithValues: manifest.photos.map { ($0.id, $0) })
         for photo in good {
             #expect(byID[photo.id]?.status == .ok)
-            #expect(PipelineKit.read(dir.path + "/" + (byID[photo.id]?.original ?? "-")) == photo.bytes)
+            #expect(try PipelineKit.read(dir.path + "/" + (byID[photo.id]?.original ?? "-")) == photo.bytes)
         }
         // Each failure names its stage and cause.
         let reasons: [(Int, [String])] = [(2, ["download", "404"]), (3, ["download"]), (4, ["imaging"]), (6, ["imaging"])]

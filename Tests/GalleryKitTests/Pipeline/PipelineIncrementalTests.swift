@@ -22,7 +22,7 @@ import Testing
         let first = try await PipelineKit.run(job)
         #expect(first.photosOK == 3 && first.thumbnailsMade == 6)
         let sent = Self.imageBytes(api, photos)
-        #expect(sent == photos.map { $0.bytes.count }.reduce(0, +))
+        #expect(try sent == photos.map { try $0.bytes.count }.reduce(0, +))
         let thumbTimes = PipelineKit.modificationTimes(dir.path, under: "thumbs")
 
         let second = try await PipelineKit.run(job)

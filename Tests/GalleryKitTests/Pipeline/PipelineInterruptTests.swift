@@ -12,7 +12,7 @@ import Testing
                     FakePhoto(id: 4, corpusFile: "exif-orientation/Portrait_1.jpg")]
         let api = try FakeAPI([quick + slow])
         for photo in slow {
-            let bytes = photo.bytes
+            let bytes = try photo.bytes
             // About 9 s per photo, so the stop comes long before either is done. The trickle sends
             // 1/10 s slices and counts each before it is sent; the slice in flight at the stop is
             // waste (2 x 4 kB of 593 kB, within the 2% allowance).
@@ -51,17 +51,17 @@ import Testing
         let partials = PipelineKit.files(dir.path + "/photos").filter { $0.hasSuffix(".part") }
         #expect(partials.count == 2, "kept: \(PipelineKit.files(dir.path + "/photos"))")
 
-        for photo in slow { api.serve(photo) }  // full speed now
+        for photo in slow { try api.serve(photo) }  // full speed now
         let second = try await PipelineKit.run(job)
         #expect(second.photosOK == 4 && second.photosFailed == 0 && !second.interrupted)
-        let total = slow.map { $0.bytes.count }.reduce(0, +)
+        let total = try slow.map { try $0.bytes.count }.reduce(0, +)
         let sent = slow.map { api.server.bodyBytesSent(path: $0.imagePath) }.reduce(0, +)
         #expect(Double(sent) <= Double(total) * 1.02, "server sent \(sent) bytes for \(total)")
         for photo in slow {
             let ranges = api.server.requests(path: photo.imagePath).compactMap { $0.headers["Range"] }
             #expect(ranges.count == 1, "photo \(photo.id) was not resumed")
             let entry = try #require(try PipelineKit.manifest(dir.path).photos.first { $0.id == photo.id })
-            #expect(PipelineKit.read(dir.path + "/" + (entry.original ?? "-")) == photo.bytes)
+            #expect(try PipelineKit.read(dir.path + "/" + (entry.original ?? "-")) == photo.bytes)
         }
         #expect(PipelineKit.files(dir.path + "/photos").allSatisfy { !$0.hasSuffix(".part") && !$0.hasSuffix(".meta") })
     }

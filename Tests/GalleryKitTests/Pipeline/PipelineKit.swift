@@ -25,7 +25,7 @@ struct FakePhoto: Sendable {
         "/img/\(id)." + ((corpusFile as NSString).pathExtension == "png" ? "png" : "jpg")
     }
 
-    var bytes: [UInt8] { try! Corpus.bytes(corpusFile) }
+    var bytes: [UInt8] { get throws { try Corpus.bytes(corpusFile) } }
 
     /// The listing item, as a 500px-style API sends it.
     func json(base: String) -> String {
@@ -65,7 +65,7 @@ final class FakeAPI: Sendable {
     convenience init(_ photos: [[FakePhoto]], totalPages: Int? = nil) throws {
         try self.init()
         setPages(photos.map { $0.map { $0.json(base: base) } }, totalPages: totalPages ?? photos.count)
-        for photo in photos.joined() { serve(photo) }
+        for photo in photos.joined() { try serve(photo) }
     }
 
     func setPages(_ items: [[String]], totalPages total: Int?) {
@@ -74,8 +74,8 @@ final class FakeAPI: Sendable {
     }
 
     /// Routes the photo's image path to its corpus bytes.
-    func serve(_ photo: FakePhoto) {
-        let bytes = photo.bytes
+    func serve(_ photo: FakePhoto) throws {
+        let bytes = try photo.bytes
         let type = photo.imagePath.hasSuffix(".png") ? "image/png" : "image/jpeg"
         server.route(photo.imagePath) { _, _ in .file(bytes, etag: "\"\(photo.id)\"", contentType: type) }
     }

@@ -13,7 +13,7 @@ import Testing
         let photos = (1...12).map { FakePhoto(id: $0, corpusFile: "png-suite/basn2c08.png") }
         let api = try FakeAPI([Array(photos[0..<6]), Array(photos[6...])])
         for photo in photos {
-            let bytes = photo.bytes
+            let bytes = try photo.bytes
             // Slow enough that the feed always gets ahead and has to wait.
             api.server.route(photo.imagePath) { _, _ in
                 .file(bytes, etag: "\"\(photo.id)\"", contentType: "image/png").stallBeforeHeaders(seconds: 0.05)

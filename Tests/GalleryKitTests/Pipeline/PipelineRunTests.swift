@@ -43,7 +43,7 @@ import Testing
         #expect(summary.photosOK == photos.count && summary.photosFailed == 0 && summary.photosQueued == photos.count)
         #expect(summary.thumbnailsMade == photos.count * 2)
         #expect(summary.sourceError == nil && !summary.interrupted)
-        #expect(summary.bytesDownloaded == Int64(photos.map { $0.bytes.count }.reduce(0, +)))
+        #expect(try summary.bytesDownloaded == Int64(photos.map { try $0.bytes.count }.reduce(0, +)))
         #expect(api.requestedPages == [1, 2])
 
         let manifest = try PipelineKit.manifest(folder)
@@ -61,9 +61,9 @@ import Testing
             let original = try #require(entry.original)
             #expect(original.hasPrefix("photos/\(GalleryNaming.bucket(id: photo.id))/\(photo.id)-"))
             let saved = try #require(PipelineKit.read(folder + "/" + original))
-            #expect(saved == photo.bytes, "\(original) differs from \(photo.corpusFile)")
-            #expect(entry.sha256 == SHA256Reference.hex(photo.bytes))
-            #expect(entry.bytes == photo.bytes.count)
+            #expect(try saved == photo.bytes, "\(original) differs from \(photo.corpusFile)")
+            #expect(try entry.sha256 == SHA256Reference.hex(photo.bytes))
+            #expect(try entry.bytes == photo.bytes.count)
             let display = try #require(Self.displaySize[photo.corpusFile])
             #expect(entry.width == display.0 && entry.height == display.1, "\(photo.corpusFile)")
             // Thumbnails: one per size, upright, at the expected size.

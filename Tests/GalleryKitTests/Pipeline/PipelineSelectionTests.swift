@@ -41,7 +41,7 @@ import Testing
     @Test func wrongTypedItemIsSkippedAndTheRestOfThePageKept() async throws {
         let api = try FakeAPI()
         let good = [FakePhoto(id: 1, corpusFile: Self.small), FakePhoto(id: 3, corpusFile: Self.small)]
-        for photo in good { api.serve(photo) }
+        for photo in good { try api.serve(photo) }
         let broken = #"{"id":"two","name":["not","a","string"],"images":[{"size":2048,"url":"\#(api.base)/img/2.jpg"}]}"#
         api.setPages([[good[0].json(base: api.base), broken, good[1].json(base: api.base)]], totalPages: 1)
         let events = EventLog()

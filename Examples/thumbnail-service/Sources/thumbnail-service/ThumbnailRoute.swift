@@ -1,8 +1,9 @@
 import GalleryKit
 import Hummingbird
 
-/// `GET /thumb?url=URL&size=N`: the image at URL scaled so its longest edge is N pixels
-/// (default 256), upright, as JPEG. Every request goes through one shared `ImagePipeline`, so a
+/// `GET /thumb?url=URL&size=N&format=F`: the image at URL scaled so its longest edge is N pixels
+/// (default 256), upright, as JPEG (`format=jpeg`, the default), PNG, WebP, or `auto` (PNG when it
+/// has alpha, else JPEG), with the matching Content-Type. Every request goes through one shared `ImagePipeline`, so a
 /// popular image is downloaded and decoded once, concurrent requests for it share that work,
 /// and repeated requests are served from the decoded-image cache.
 struct ThumbnailRoute: Sendable {
@@ -10,6 +11,7 @@ struct ThumbnailRoute: Sendable {
     /// The largest edge served; bigger asks are refused with 400, not scaled.
     var maxEdge = 2048
     var jpegQuality = 85
+    var webpQuality = 85
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         let query = request.uri.queryParameters
@@ -23,6 +25,10 @@ struct ThumbnailRoute: Sendable {
         guard let edge = Int(sizeText), (1...maxEdge).contains(edge) else {
             return Self.text(.badRequest, "size must be a whole number of pixels in 1...\(maxEdge), not '\(sizeText)'")
         }
+        let formatText = query.get("format").map { String($0) } ?? "jpeg"
+        guard let format = ThumbnailFormat(rawValue: formatText) else {
+            return Self.text(.badRequest, "format must be jpeg, png, webp or auto, not '\(formatText)'")
+        }
         let bitmap: Bitmap
         do throws(ImagePipelineError) {
             bitmap = try await pipeline.image(url: url, size: .longestEdge(edge))
@@ -34,11 +40,12 @@ struct ThumbnailRoute: Sendable {
             case .store: return Self.text(.internalServerError, error.description)
             }
         }
-        let jpeg = try ImageEncoder.encodeJPEG(bitmap, quality: jpegQuality)
+        let encoded = try Thumbnailer(jpegQuality: jpegQuality, format: format, webpQuality: webpQuality)
+            .encode(bitmap, name: url)
         var headers = HTTPFields()
-        headers[.contentType] = "image/jpeg"
+        headers[.contentType] = encoded.format.mediaType
         headers[.cacheControl] = "public, max-age=3600"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
     }
 
     static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {

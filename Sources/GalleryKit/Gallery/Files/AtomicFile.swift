@@ -4,9 +4,11 @@ import Glibc
 /// Writes whole files so a reader (or a crash) sees either the old file or the new one,
 /// never a half-written one.
 ///
-/// The bytes go to a temporary file in the same directory (so the final `rename(2)` stays
-/// on one file system, where it is atomic), then the temporary file replaces the target.
-/// Every file of the gallery folder is written through here.
+/// The bytes go to a ``TemporaryFile`` in the same directory (anonymous, `O_TMPFILE`, where Linux
+/// allows it; else named), which then takes the target's name: `linkat(2)` for a new file, `rename(2)`
+/// over an existing one, both atomic on one file system. Every file of the gallery folder is written
+/// through here. A write makes no failing probes: parent directories are made only when creating the
+/// file reports them missing (most gallery files go to folders that exist).
 public enum AtomicFile {
     /// How temporary files start, so a cleaner can recognise leftovers of a killed run.
     public static let temporaryPrefix = ".fg-"
@@ -16,32 +18,38 @@ public enum AtomicFile {
     /// - Parameters:
     ///   - bytes: the whole new contents.
     ///   - path: the file to replace (or create).
-    ///   - durable: also `fsync` the file before the rename and the directory after
-    ///     it, so the new contents survive a power loss and not only a crash of this process.
+    ///   - durable: also `fsync` the file before it is published and the directory after,
+    ///     so the new contents survive a power loss and not only a crash of this process.
     public static func write(_ bytes: some Sequence<UInt8>, to path: String, durable: Bool = false) throws(GalleryError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        try POSIX.makeDirectories(directory.isEmpty ? "." : directory)
-        // Not derived from the target's name: that may already be 255 bytes, the limit.
-        let temporary = (directory.isEmpty ? "" : directory + "/") + temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0 ... .max)).tmp"
-        let fd = try POSIX.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-        var closed = false
+        try write(Array(bytes), to: path, durable: durable, kind: .automatic)
+    }
+
+    /// ``write(_:to:durable:)-(some Sequence<UInt8>,_,_)`` with the kind of temporary file chosen
+    /// (tests take the named fallback with `.named`).
+    static func write(_ bytes: [UInt8], to path: String, durable: Bool, kind: TemporaryFile.Kind) throws(GalleryError) {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        var file: TemporaryFile
         do throws(GalleryError) {
-            try POSIX.writeAll(fd, Array(bytes), path: temporary)
-            if durable { try POSIX.fsync(fd, path: temporary) }
-            closed = true  // Linux frees the descriptor even when close(2) fails.
-            try POSIX.close(fd, path: temporary)
+            file = try TemporaryFile.create(in: directory.isEmpty ? "/" : directory, kind: kind)
+        } catch .system(_, _, ENOENT) {
+            try POSIX.makeDirectories(directory.isEmpty ? "/" : directory)
+            file = try TemporaryFile.create(in: directory.isEmpty ? "/" : directory, kind: kind)
+        }
+        do throws(GalleryError) {
+            try POSIX.writeAll(file.fd, bytes, path: file.name ?? path)
+            if durable { try POSIX.fsync(file.fd, path: file.name ?? path) }
         } catch {
-            if !closed { _ = Glibc.close(fd) }
-            unlink(temporary)
+            file.discard()
             throw error
         }
         do throws(GalleryError) {
-            try POSIX.rename(temporary, path)
-        } catch {
-            unlink(temporary)
-            throw error
+            try file.publish(as: path)
+        } catch .system("linkat", _, _) where kind == .automatic {
+            // The anonymous file could not be named (no /proc?): the same bytes, the named way.
+            return try write(bytes, to: path, durable: durable, kind: .named)
         }
-        if durable { try syncDirectory(directory.isEmpty ? "." : directory) }
+        if durable { try syncDirectory(directory.isEmpty ? "/" : directory) }
     }
 
     /// Writes `text` as UTF-8.

@@ -19,6 +19,17 @@ public struct GalleryState: Sendable, Hashable {
 
         /// Done: the original is complete and nothing failed since.
         public var isComplete: Bool { original != nil && failure == nil }
+
+        /// The complete original when the file is still in `folder` with the recorded size; nil otherwise
+        /// (see ``GalleryState/originalOnDisk(of:in:)``).
+        public func originalOnDisk(in folder: String) -> OriginalFile? {
+            guard let original else { return nil }
+            var info = stat()
+            guard stat(folder + "/" + original.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  Int(info.st_size) == original.bytes
+            else { return nil }
+            return original
+        }
     }
 
     /// Photo ids in first-seen order.
@@ -46,12 +57,7 @@ public struct GalleryState: Sendable, Hashable {
     /// A size check only: cheap enough for every photo at start-up. Re-hashing against
     /// `sha256` is the caller's choice.
     public func originalOnDisk(of id: Int, in folder: String) -> OriginalFile? {
-        guard let original = original(of: id) else { return nil }
-        var info = stat()
-        guard stat(folder + "/" + original.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              Int(info.st_size) == original.bytes
-        else { return nil }
-        return original
+        entries[id]?.originalOnDisk(in: folder)
     }
 
     /// The thumbnails of photo `id` that exist, by size.

@@ -95,8 +95,18 @@ public final class Journal: Sendable {
     }
 
     /// The state as of the last record appended.
+    ///
+    /// A copy that shares the state's storage until the next append, which then copies every entry:
+    /// per photo, ask for ``entry(of:)`` instead.
     public var state: GalleryState {
         storage.withLock { $0.state }
+    }
+
+    /// What the journal knows about photo `id` as of the last record appended, or nil. Copies one entry,
+    /// so the state's storage stays unshared and the next append changes it in place (reading the whole
+    /// ``state`` for each photo made every append copy all entries: quadratic in the photo count).
+    public func entry(of id: Int) -> GalleryState.Entry? {
+        storage.withLock { $0.state.entries[id] }
     }
 
     /// Size of the journal file in bytes.

@@ -1,0 +1,21 @@
+/// How thumbnails are encoded: `auto` (PNG when the image has alpha, else JPEG), or always JPEG, PNG
+/// or WebP. JPEG flattens alpha onto white; PNG and WebP keep it.
+public enum ThumbnailFormat: String, Sendable, Hashable, CaseIterable, Codable {
+    case auto
+    case jpeg
+    case png
+    case webp
+
+    /// The format a bitmap with or without alpha is encoded in.
+    public func resolved(hasAlpha: Bool) -> ImageFormat {
+        switch self {
+        case .auto: hasAlpha ? .png : .jpeg
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        }
+    }
+
+    /// The one file extension every thumbnail gets, or nil for `auto` (it depends on the image).
+    public var fixedExtension: String? { self == .auto ? nil : resolved(hasAlpha: false).fileExtension }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// Scripts/test-one is how Scripts/test (and so CI) runs each test target. A test process that
+/// crashes must make the run fail within a minute, with its crash report, never hang; one that
+/// hangs must be stopped at the time limit. Both are run here for real, on CrashProbe.
+@Suite(.serialized) struct TestRunnerTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Runs CrashProbe's `test` in its own `swift test` process through Scripts/test-one.
+    /// `--ignore-lock`: the `swift test` running this test holds the build folder's lock.
+    static func probe(_ mode: String, test: String, environment: [String: String] = [:]) throws -> ProcessResult {
+        try ProcessRunner.run(
+            root + "/Scripts/test-one",
+            ["--ignore-lock", "--filter", "^TestRunnerTests\\.CrashProbe/\(test)"],
+            environment: environment.merging(["FETCH_GALLERY_CRASH_PROBE": mode]) { $1 },
+            currentDirectory: root, timeout: 180)
+    }
+
+    @Test func crashingTestFailsTheRunWithinAMinuteWithItsCrashReport() throws {
+        let result = try Self.probe("crash", test: "crashes()")
+        let output = result.stdoutText + result.stderrText
+        #expect(!result.timedOut, "still running after 180 s:\n\(output)")
+        #expect(result.exitCode != 0, "a crashed test process must fail the run:\n\(output)")
+        #expect(result.duration < 60, "took \(result.duration) s")
+        #expect(output.contains("crash probe: indexing an empty array"), "the probe did not run:\n\(output)")
+        // The backtracer's report: the crash, the crashed thread and our frame in it.
+        #expect(output.contains("Index out of range"), "no runtime message:\n\(output)")
+        #expect(output.contains("crashed:"), "no crash report:\n\(output)")
+        #expect(output.contains("CrashProbe"), "the report does not name the crashing test:\n\(output)")
+    }
+
+    /// The failure once seen: a backtracer that never finishes kept the crashed run open for over 20
+    /// minutes. One that hangs for good (a stand-in given as the runtime's `swift-backtrace`) must be
+    /// stopped by Scripts/test-one's watchdog and the crash still fail the run within a minute.
+    @Test func hangingBacktracerIsStoppedAndTheCrashStillFails() throws {
+        let folder = try TempDirectory(prefix: "backtracer")
+        let standIn = try folder.write(Array("#!/bin/sh\necho 'stand-in backtracer: hanging' >&2\nwhile :; do sleep 1; done\n".utf8),
+                                        to: "swift-backtrace")
+        chmod(standIn, 0o755)
+        let result = try Self.probe("crash", test: "crashes()", environment: [
+            "FETCH_GALLERY_BACKTRACE": "enable=yes,interactive=no,swift-backtrace=\(standIn)",
+            "FETCH_GALLERY_BACKTRACE_LIMIT": "10",
+        ])
+        let output = result.stdoutText + result.stderrText
+        #expect(!result.timedOut, "still running after 180 s:\n\(output)")
+        #expect(output.contains("stand-in backtracer: hanging"), "the stand-in was not used:\n\(output)")
+        #expect(output.contains("ran past 10s and was stopped"), "\(output)")
+        #expect(result.exitCode != 0 && result.exitCode != 124, "exit \(result.status):\n\(output)")
+        #expect(result.duration < 60, "took \(result.duration) s")
+    }
+
+    @Test func hangingTestIsStoppedAtTheTimeLimit() throws {
+        let result = try Self.probe("hang", test: "hangs()", environment: ["FETCH_GALLERY_TEST_TIMEOUT": "5s"])
+        let output = result.stdoutText + result.stderrText
+        #expect(!result.timedOut, "still running after 180 s:\n\(output)")
+        #expect(result.exitCode == 124, "exit \(result.status):\n\(output)")
+        #expect(result.duration < 40, "took \(result.duration) s")
+        #expect(output.contains("ran past 5s and was stopped"), "\(output)")
+    }
+}
