@@ -6,3 +6,5 @@
 # suites they count those suites' sockets too.
 test_targets=(TestRunnerTests GallerySyncTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryTransferTests CLITests GalleryPublicAPITests)
 alone="GalleryTransferTests\\.SupportFaultServerLifecycleTests"
+# The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
+cluster="CLITests\\.SlurmShardTests"

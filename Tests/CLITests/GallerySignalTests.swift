@@ -54,7 +54,7 @@ import Testing
         let ok = photos.filter { $0["status"] as? String == "ok" }.compactMap { $0["id"] as? Int }
         #expect(Set(ok).isSuperset(of: [1, 2]) && !ok.contains(3) && !ok.contains(4), "ok: \(ok)")
         #expect(FileManager.default.fileExists(atPath: out + "/index.html"))
-        let partials = (try? FileManager.default.contentsOfDirectory(atPath: out + "/photos"))?.filter { $0.hasSuffix(".part") }
+        let partials = (FileManager.default.enumerator(atPath: out + "/photos")?.allObjects as? [String])?.filter { $0.hasSuffix(".part") }
         #expect(partials?.count == 2, "kept: \(partials ?? [])")
     }
 

@@ -42,6 +42,38 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         /// Why the photo failed; only when `status` is `failed`.
         public var error: String?
 
+        /// The manifest's view of one entry of a gallery state.
+        public init(entry: GalleryState.Entry) {
+            let meta = entry.metadata
+            let failure = entry.failure ?? (entry.original == nil ? GalleryManifest.incompleteReason : nil)
+            self.init(
+                id: meta.id, name: meta.name, photographer: meta.photographer, rating: meta.rating,
+                sourceURL: meta.sourceURL, original: entry.original?.path, sha256: entry.original?.sha256,
+                bytes: entry.original?.bytes, width: entry.original?.width ?? meta.width,
+                height: entry.original?.height ?? meta.height,
+                thumbnails: Dictionary(uniqueKeysWithValues: entry.thumbnails.map { (String($0.key), $0.value.path) }),
+                status: failure == nil ? .ok : .failed, error: failure)
+        }
+
+        /// A photo of the manifest, field by field.
+        public init(id: Int, name: String, photographer: String?, rating: Double?, sourceURL: String?, original: String?,
+                    sha256: String?, bytes: Int?, width: Int?, height: Int?, thumbnails: [String: String],
+                    status: Status, error: String?) {
+            self.id = id
+            self.name = name
+            self.photographer = photographer
+            self.rating = rating
+            self.sourceURL = sourceURL
+            self.original = original
+            self.sha256 = sha256
+            self.bytes = bytes
+            self.width = width
+            self.height = height
+            self.thumbnails = thumbnails
+            self.status = status
+            self.error = error
+        }
+
         enum CodingKeys: String, CodingKey {
             case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error
             case sourceURL = "source_url"
@@ -63,25 +95,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
     public init(state: GalleryState, source: String, generated: Date) {
         self.generated = generated.formatted(.iso8601)
         self.source = source
-        photos = state.orderedEntries.map { entry in
-            let meta = entry.metadata
-            let failure = entry.failure ?? (entry.original == nil ? Self.incompleteReason : nil)
-            return Photo(
-                id: meta.id,
-                name: meta.name,
-                photographer: meta.photographer,
-                rating: meta.rating,
-                sourceURL: meta.sourceURL,
-                original: entry.original?.path,
-                sha256: entry.original?.sha256,
-                bytes: entry.original?.bytes,
-                width: entry.original?.width ?? meta.width,
-                height: entry.original?.height ?? meta.height,
-                thumbnails: Dictionary(uniqueKeysWithValues: entry.thumbnails.map { (String($0.key), $0.value.path) }),
-                status: failure == nil ? .ok : .failed,
-                error: failure
-            )
-        }
+        photos = state.orderedEntries.map(Photo.init(entry:))
     }
 
     /// The manifest as pretty-printed JSON with sorted keys.

@@ -8,11 +8,15 @@ import Foundation
 /// photos with the same name never collide:
 /// `12345-sunset-over-the-bay.jpg`.
 ///
-/// Folder layout, all relative to the gallery root:
-/// - `photos/ID-slug.EXT`: the originals, byte for byte as the server sent them
-/// - `thumbs/SIZE/ID-slug.EXT`
-/// - `pages/ID-slug.html`: the page per photo
-/// - `index.html`, `gallery.json`, `.fetch-gallery/journal.jsonl`
+/// Folder layout, all relative to the gallery root, fanned out by ``bucket(id:)`` (the id's last three
+/// digits) so that no folder holds more than about 10,000 entries up to ten million photos:
+/// - `photos/BBB/ID-slug.EXT`: the originals, byte for byte as the server sent them
+/// - `thumbs/SIZE/BBB/ID-slug.EXT`
+/// - `pages/BBB/ID-slug.html`: the page per photo
+/// - `index.html` (then `index-2.html`...), `gallery.json`, `.fetch-gallery/journal.jsonl`
+///
+/// Galleries made before the fan-out keep `photos/ID-slug.EXT` and `thumbs/SIZE/ID-slug.EXT`: the
+/// journal records every file's path, so those are read where they are (``legacyOriginalPath(id:name:extension:)``).
 public enum GalleryNaming {
     /// Longest file name most Linux file systems accept, in bytes.
     public static let maxNameBytes = 255
@@ -43,19 +47,35 @@ public enum GalleryNaming {
         return head + slug(name, maxLength: room) + tail
     }
 
+    /// Sub-folders per fanned-out folder.
+    public static let buckets = 1000
+
+    /// The sub-folder of photo `id`'s files: the last three digits of its id (`4016878` → `878`).
+    /// Ids from a URL list are hashes and ids from an API are spread over their low digits, so the
+    /// thousand folders fill evenly; one level keeps a small gallery's paths short.
+    public static func bucket(id: Int) -> String {
+        let value = Int(id.magnitude % UInt(buckets))
+        return value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
+    }
+
     /// Path of the downloaded original (room left for the engine's `.part.meta` while it downloads).
     public static func originalPath(id: Int, name: String, extension ext: String) -> String {
+        "photos/" + bucket(id: id) + "/" + fileName(id: id, name: name, extension: ext, reserving: partialSuffixRoom)
+    }
+
+    /// Where the original was before the fan-out (`photos/ID-slug.EXT`): found there, it is used there.
+    public static func legacyOriginalPath(id: Int, name: String, extension ext: String) -> String {
         "photos/" + fileName(id: id, name: name, extension: ext, reserving: partialSuffixRoom)
     }
 
     /// Path of the thumbnail whose longest edge is `size` pixels.
     public static func thumbnailPath(id: Int, name: String, size: Int, extension ext: String = "jpg") -> String {
-        "thumbs/\(max(size, 0))/" + fileName(id: id, name: name, extension: ext)
+        "thumbs/\(max(size, 0))/" + bucket(id: id) + "/" + fileName(id: id, name: name, extension: ext)
     }
 
     /// Path of the page showing one photo.
     public static func photoPagePath(id: Int, name: String) -> String {
-        pagesFolder + "/" + fileName(id: id, name: name, extension: "html")
+        pagesFolder + "/" + bucket(id: id) + "/" + fileName(id: id, name: name, extension: "html")
     }
 
     /// A lower-case ASCII slug of `name`: accents folded (`é` → `e`, `ß` → `ss`), every run

@@ -3,8 +3,9 @@ import Foundation
 /// Writes the human and machine views of a gallery folder from its `GalleryState`:
 /// `index.html`, one page per finished photo, and `gallery.json`.
 ///
-/// Called at the end of a run and on Ctrl-C; every file goes through `AtomicFile`, so an
-/// interrupted regeneration leaves the previous version of each file in place.
+/// Called at the end of a run and on Ctrl-C; every file is published whole by rename
+/// (``GalleryOutput``, which the merge of shards uses too), so an interrupted regeneration leaves
+/// the previous version of each file in place.
 public struct GalleryWriter: Sendable {
     /// The gallery folder.
     public var folder: String
@@ -27,31 +28,15 @@ public struct GalleryWriter: Sendable {
     ///   - comments: comments to show, by photo id; photos without are fine.
     ///   - generated: the time stamped into the manifest.
     public func write(_ state: GalleryState, comments: [Int: [Comment]] = [:], generated: Date = Date()) throws(GalleryError) {
-        var pages: Set<String> = []
-        for entry in state.orderedEntries where entry.isComplete {
-            let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
-            let page = PhotoDetailPage(entry: entry, comments: comments[entry.metadata.id] ?? [])
-            try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
-            pages.insert(path)
+        let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated)
+        for entry in state.orderedEntries {
+            try output.add(entry, comments: comments[entry.metadata.id] ?? [])
         }
-        removeStalePages(keeping: pages)
-        let manifest = GalleryManifest(state: state, source: source, generated: generated)
-        try AtomicFile.write(try manifest.encoded(), to: folder + "/" + GalleryNaming.manifestPath)
-        // The index last: once it is there, everything it links to is.
-        try AtomicFile.writeIfChanged(IndexPage(title: title, state: state).render(), to: folder + "/" + GalleryNaming.indexPath)
+        try output.finish()
     }
 
-    /// Deletes photo pages this writer made earlier that no finished photo has now (the photo was renamed
-    /// on the server, so its page name changed, or it is no longer complete). Only names of the pages'
-    /// own form (`ID-slug.html`, `nID-slug.html`) are touched; anything else in `pages/` is left alone.
-    private func removeStalePages(keeping current: Set<String>) {
-        let folderPath = folder + "/" + GalleryNaming.pagesFolder
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderPath) else { return }
-        for name in names where Self.isPageName(name) && !current.contains(GalleryNaming.pagesFolder + "/" + name) {
-            unlink(folderPath + "/" + name)
-        }
-    }
-
+    /// Whether `name` has the form of a photo page this writer makes (`ID-slug.html`, `nID-slug.html`);
+    /// only those are deleted when stale, anything else in `pages/` is left alone.
     static func isPageName(_ name: String) -> Bool {
         guard name.hasSuffix(".html") else { return false }
         var digits = Substring(name)

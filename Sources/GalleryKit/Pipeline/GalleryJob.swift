@@ -49,6 +49,9 @@ public struct GalleryJob: Sendable {
     /// listed by an API is fetched only from an address no more private than the API host's, and a
     /// listed URL may not redirect to a more private address than its own host's.
     public var allowPrivateAddresses = false
+    /// Do only this slice of the job (``ShardSpec``) and write a shard part instead of the gallery's
+    /// index, pages and manifest (``GalleryMerge`` writes those from every part). Nil: the whole job.
+    public var shard: ShardSpec?
     /// How to lift the address rule, quoted when it refuses a connection.
     public var privateAddressesHint = "--allow-private-addresses lifts this"
 

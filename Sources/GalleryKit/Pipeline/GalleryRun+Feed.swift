@@ -7,12 +7,18 @@ extension GalleryRun {
         defer { feed.finish() }
         switch job.source {
         case .urlList(let text, let name):
-            let list = URLListSource(parsing: text)
+            let list = URLListSource(parsing: text, shard: job.shard ?? .whole)
             var selector = PhotoSelector(pageLimit: 1, includeNSFW: true)
-            let selection = selector.add(PhotoPage(photos: list.photos), number: 1)
+            var selection = selector.add(PhotoPage(photos: list.photos), number: 1)
+            // Each line is a "page" of its own (line + 1), which orders the photos when shards are merged.
+            let lines = Dictionary(zip(list.photos.map(\.id), list.lines), uniquingKeysWith: { first, _ in first })
+            for index in selection.selected.indices {
+                selection.selected[index].page = (lines[selection.selected[index].photo.id] ?? 0) + 1
+            }
             emit(.pageFetched(page: 1, totalPages: 1, added: selection.selected.count,
                               skippedItems: list.rejected.map { "line \($0.line): \($0.reason)" }))
-            if selection.selected.isEmpty {
+            // A shard may own no usable line of a usable list: only a list with none at all is unreadable.
+            if selection.selected.isEmpty && (job.shard == nil || URLListSource(parsing: text).photos.isEmpty) {
                 count { $0.sourceError = "\(name): no usable http(s) image URL" }
                 return
             }
@@ -30,18 +36,22 @@ extension GalleryRun {
 
     private func feedPages(base: URL, key: String?, into feed: AsyncStream<SelectedPhoto>.Continuation,
                            journal: Journal) async {
-        var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize)
-        var number = 1
+        let shard = job.shard ?? .whole
+        var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize,
+                                     shard: shard)
+        // A shard reads its own first page (to learn total_pages) and its own pages only.
+        var number = shard.firstPage
         var knownTotal: Int?
         var fetches: [Int: Task<Result<PhotoPage, PipelineError>, Never>] = [:]
         /// Starts fetches for `first` and, when the total is known, the pages after it (within the limits).
         func fetchAhead(from first: Int) {
-            let last = knownTotal == nil ? first : first + Self.pagesAhead - 1
-            for page in first...last where page <= job.pages && page <= (knownTotal ?? .max) && fetches[page] == nil {
+            let last = knownTotal == nil ? first : first + (Self.pagesAhead - 1) * shard.count
+            for page in stride(from: first, through: last, by: shard.count)
+            where page <= job.pages && page <= (knownTotal ?? .max) && fetches[page] == nil {
                 fetches[page] = Task { await fetchPage(page, base: base, key: key) }
             }
         }
-        fetchAhead(from: 1)
+        fetchAhead(from: shard.firstPage)
         while let task = fetches[number], !isStopping {
             // The page fetch is a task of its own (it overlaps the photos); a stop cancels this feed,
             // and the fetch must end with it rather than hold the stop up until the server answers.
@@ -59,17 +69,17 @@ extension GalleryRun {
                 emit(.pageFetched(page: number, totalPages: page.totalPages, added: selection.selected.count,
                                   skippedItems: skipped))
                 if let next { fetchAhead(from: next) }
-                failUnusable(selection, of: page, journal: journal)
+                failUnusable(selection, of: page, number: number, journal: journal)
                 await hand(selection.selected, to: feed, journal: journal)
             case .failure(let error):
                 count { s in
                     s.pagesFailed += 1
-                    if number == 1 { s.sourceError = error.description }
+                    if number == shard.firstPage { s.sourceError = error.description }
                 }
                 emit(.pageFailed(page: number, reason: error.description))
-                // Page 1 failing means nothing is known about the source: stop (exit status 3).
-                let candidate = number + 1
-                if number > 1, candidate <= job.pages, candidate <= (knownTotal ?? .max) {
+                // The first page failing means nothing is known about the source: stop (exit status 3).
+                let candidate = shard.page(after: number)
+                if number != shard.firstPage, candidate <= job.pages, candidate <= (knownTotal ?? .max) {
                     next = candidate
                     fetchAhead(from: candidate)
                 }
@@ -83,14 +93,14 @@ extension GalleryRun {
     /// A listed photo whose image URLs are none of them http(s) (`file:///etc/passwd`, `javascript:`...)
     /// cannot be fetched: it goes in the manifest as failed, naming what it offered, rather than vanishing.
     /// (NSFW photos and duplicates are left out on purpose and are not failures.)
-    private func failUnusable(_ selection: PageSelection, of page: PhotoPage, journal: Journal) {
+    private func failUnusable(_ selection: PageSelection, of page: PhotoPage, number: Int, journal: Journal) {
         for rejected in selection.rejected where rejected.reason == .noUsableImage {
             guard let photo = page.photos.first(where: { $0.id == rejected.id }) else { continue }
             let offered = photo.images.map(\.url) + (photo.imageURL.map { [$0] } ?? [])
             let error = PipelineError.source(.noImageURL(photoID: photo.id, offered: offered))
             let metadata = PhotoMetadata(id: photo.id, name: photo.name,
                                          photographer: photo.user.map { $0.fullname?.isEmpty == false ? $0.fullname! : $0.username },
-                                         rating: photo.rating, description: photo.description)
+                                         rating: photo.rating, description: photo.description, page: number)
             try? journal.append(.seen(metadata))
             try? journal.append(.failed(id: photo.id, reason: error.description))
             count { $0.photosFailed += 1 }

@@ -15,8 +15,7 @@ extension GalleryRun {
         let entry = journal.entry(of: photo.id)
         // A journaled original whose file vanished or changed size is not trusted.
         let recorded = entry?.originalOnDisk(in: job.folder)
-        let originalPath = recorded?.path
-            ?? GalleryNaming.originalPath(id: photo.id, name: photo.name, extension: Self.fileExtension(of: selected.imageURL))
+        let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: job.folder)
 
         var downloaded: Int64 = 0
         if recorded == nil {
@@ -24,14 +23,27 @@ extension GalleryRun {
             let destination = job.folder + "/" + originalPath
             // Originals are only ever published by a rename after verification: one that exists is complete.
             if Self.fileSize(destination) == nil {
-                do {
-                    let result = try await engine.download(DownloadRequest(url: url, destination: destination, expectImage: true,
-                                                                               addressPolicy: imageAddressPolicy))
-                    downloaded = result.bytes - result.resumedFrom
-                    count { $0.bytesDownloaded += downloaded }
-                } catch {
-                    if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
-                    return fail(photo, url: url, .transfer(error), journal: journal)
+                // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
+                mkdir((destination as NSString).deletingLastPathComponent, 0o755)
+                // A shard downloads into its own staging folder (its partial files are its own, even when
+                // another shard fetches the same photo) and publishes the complete file by rename.
+                let staging = job.shard.map { ShardLayout(folder: job.folder, shard: $0) }
+                    .map { job.folder + "/" + $0.stagingFolder + "/" + (originalPath as NSString).lastPathComponent }
+                if Self.fileSize(staging ?? destination) == nil {
+                    do {
+                        let result = try await engine.download(DownloadRequest(url: url, destination: staging ?? destination,
+                                                                                   expectImage: true, addressPolicy: imageAddressPolicy))
+                        downloaded = result.bytes - result.resumedFrom
+                        count { $0.bytesDownloaded += downloaded }
+                    } catch {
+                        if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
+                        return fail(photo, url: url, .transfer(error), journal: journal)
+                    }
+                }
+                if let staging {
+                    do { try POSIX.rename(staging, destination) } catch {
+                        return fail(photo, url: url, .gallery(error), journal: journal)
+                    }
                 }
             }
         }
@@ -88,6 +100,15 @@ extension GalleryRun {
         else { return }
         let list = page.comments
         comments.withLock { $0[id] = list }
+    }
+
+    /// Where a photo the journal has no original for goes: its fanned-out path, unless a gallery made
+    /// before the fan-out already holds it at `photos/ID-slug.EXT` (then it is used there, not fetched again).
+    static func originalPath(of selected: SelectedPhoto, in folder: String) -> String {
+        let (id, name, ext) = (selected.photo.id, selected.photo.name, fileExtension(of: selected.imageURL))
+        let path = GalleryNaming.originalPath(id: id, name: name, extension: ext)
+        let legacy = GalleryNaming.legacyOriginalPath(id: id, name: name, extension: ext)
+        return fileSize(folder + "/" + path) == nil && fileSize(folder + "/" + legacy) != nil ? legacy : path
     }
 
     /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);

@@ -60,11 +60,17 @@ public final class GalleryRun: Sendable {
     /// Runs the job to its end (or until ``requestStop()``) and writes `index.html`, the photo pages and
     /// `gallery.json`. Throws only when the gallery folder itself cannot be written.
     public func run() async throws(PipelineError) -> GalleryRunSummary {
+        let started = Date()
         let journal: Journal
+        let layout = job.shard.map { ShardLayout(folder: job.folder, shard: $0) }
         do {
-            // The engine writes originals straight into photos/; thumbnails make their own folders.
+            // The engine writes originals straight into photos/ (a shard: into its staging folder,
+            // then renames them there); thumbnails make their own folders.
             try POSIX.makeDirectories(job.folder + "/photos")
-            journal = try Journal(folder: job.folder)
+            if let layout { try POSIX.makeDirectories(job.folder + "/" + layout.stagingFolder) }
+            journal = try Journal(folder: job.folder, journalPath: layout?.journalPath ?? GalleryNaming.journalPath)
+            // Running again: the shard is not done until this run writes its part.
+            if let layout { unlink(job.folder + "/" + layout.summaryPath) }
         } catch { throw .gallery(error) }
         let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
         // An unstructured task, kept where requestStop() can cancel it: cancelling it cancels the
@@ -85,15 +91,24 @@ public final class GalleryRun: Sendable {
         if isStopping { running.cancel() }
         await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
         work.withLock { $0 = nil }
-        do {
-            try journal.compact()
-            let writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
-            try writer.write(journal.state, comments: comments.withLock { $0 })
-        } catch { throw .gallery(error) }
-        return summary.withLock { s in
+        let result = summary.withLock { s in
             s.interrupted = isStopping
             return s
         }
+        do {
+            try journal.compact()
+            if let layout {
+                // An interrupted shard is not done: it leaves no part, and its journal resumes it.
+                if !result.interrupted {
+                    try ShardPartWriter(layout: layout, source: job.sourceDescription)
+                        .write(journal.state, comments: comments.withLock { $0 }, run: result, started: started)
+                }
+            } else {
+                let writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
+                try writer.write(journal.state, comments: comments.withLock { $0 })
+            }
+        } catch { throw .gallery(error) }
+        return result
     }
 
     func emit(_ event: GalleryEvent) {

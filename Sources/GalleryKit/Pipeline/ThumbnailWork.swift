@@ -79,7 +79,9 @@ struct ThumbnailWork: Sendable {
         let wanted = format.fileExtension
         let current = (originalPath as NSString).pathExtension.lowercased()
         guard current != wanted && !(current == "jpeg" && wanted == "jpg") else { return originalPath }
-        let renamed = GalleryNaming.originalPath(id: id, name: name, extension: wanted)
+        // Beside the original, in whichever layout it is.
+        let renamed = (originalPath as NSString).deletingLastPathComponent + "/"
+            + (GalleryNaming.originalPath(id: id, name: name, extension: wanted) as NSString).lastPathComponent
         guard rename(folder + "/" + originalPath, folder + "/" + renamed) == 0 else {
             throw .gallery(.system(call: "rename", path: folder + "/" + renamed, errno: errno))
         }

@@ -54,6 +54,8 @@ public struct PhotoSelector: Sendable {
     public var imageSize: Int?
     /// Stop after this many pages.
     public var pageLimit: Int
+    /// Read only this shard's pages (pages p with (p - 1) mod count == index).
+    public var shard: ShardSpec
 
     /// Selected photos in first-seen order.
     public private(set) var selected: [SelectedPhoto] = []
@@ -63,15 +65,16 @@ public struct PhotoSelector: Sendable {
     private var sawEmptyPage = false
 
     /// A selector reading at most `pageLimit` pages.
-    public init(pageLimit: Int, includeNSFW: Bool = false, imageSize: Int? = nil) {
+    public init(pageLimit: Int, includeNSFW: Bool = false, imageSize: Int? = nil, shard: ShardSpec = .whole) {
         self.pageLimit = pageLimit
+        self.shard = shard
         self.includeNSFW = includeNSFW
         self.imageSize = imageSize
     }
 
     /// The next page number to fetch, or nil when the run is done.
     public var nextPage: Int? {
-        let next = lastPage + 1
+        let next = lastPage == 0 ? shard.firstPage : shard.page(after: lastPage)
         if sawEmptyPage || next > pageLimit { return nil }
         if let totalPages, next > totalPages { return nil }
         return next

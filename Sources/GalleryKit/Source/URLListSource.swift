@@ -21,15 +21,19 @@ public struct URLListSource: Sendable {
     public private(set) var photos: [Photo] = []
     /// Lines that were not usable.
     public private(set) var rejected: [RejectedLine] = []
+    /// The line (from 0) of each photo, in the order of `photos`.
+    public private(set) var lines: [Int] = []
 
-    /// Parses `text`, the contents of a URL list file.
-    public init(parsing text: String) {
+    /// Parses `text`, the contents of a URL list file, keeping only the lines of `shard`
+    /// (lines i, from 0, with i mod count == index: appending lines never moves earlier ones).
+    public init(parsing text: String, shard: ShardSpec = .whole) {
         var seen: Set<Int> = []
         // Editors on Windows start a UTF-8 file with a byte-order mark; it is not part of the URL.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         // Split on `isNewline`, not "\n": Swift treats "\r\n" as one Character, so a CRLF
         // file would otherwise come out as a single line.
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            guard shard.owns(line: offset) else { continue }
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let url = PhotoSelector.webURL(line) else {
@@ -39,6 +43,7 @@ public struct URLListSource: Sendable {
             let id = Self.stableID(for: url.absoluteString)
             guard seen.insert(id).inserted else { continue }
             photos.append(Photo(id: id, name: Self.name(for: url), imageURL: url.absoluteString))
+            lines.append(offset)
         }
     }
 

@@ -75,6 +75,8 @@ struct GalleryCommand: AsyncParsableCommand {
               """))
     var allowPrivateAddresses = false
 
+    @OptionGroup var shards: ShardOptions
+
     @OptionGroup var output: OutputOptions
 
     func thumbnailSizes() throws -> [Int] {
@@ -97,10 +99,12 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--size, --workers and --max-pixels must be positive")
         }
         _ = try thumbnailSizes()
+        try shards.validate()
     }
 
     func run() async throws {
         let quiet = output.quiet
+        let shard = try shards.resolve(environment: ProcessInfo.processInfo.environment)
         var demo: DemoServer?
         let source: GalleryJob.Source
         if let urls {
@@ -134,6 +138,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.thumbnailFormat = encoding.format
         job.webpQuality = encoding.webpQuality
         job.allowPrivateAddresses = allowPrivateAddresses
+        job.shard = shard
 
         let aggregate = AggregateProgress()
         let engine = TransferEngine(configuration: transfer.configuration(observers: [aggregate]))
@@ -160,7 +165,10 @@ struct GalleryCommand: AsyncParsableCommand {
         if let demo { await demo.stop() }
         withExtendedLifetime(interrupts) {}
 
-        if !quiet {
+        if !quiet, let shard {
+            StandardError.line("Shard \(shard) of \(out): \(summary.photosOK) photos, \(summary.photosFailed) failed, "
+                + "\(summary.bytesDownloaded) bytes downloaded; 'fetch-gallery merge \(out)' writes the gallery once every shard is done")
+        } else if !quiet {
             StandardError.line("Gallery: \(out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, "
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }

@@ -137,7 +137,8 @@ struct HostileRun {
     func verifyFolder(injected: [String]) throws {
         let files = Self.tree(out).sorted()
         // Partial downloads of failed photos stay beside their target for the next run to resume.
-        let safeName = /^[a-z0-9][a-z0-9-]*\.(jpg|png|html)(\.part|\.part\.meta)?$/
+        // Files are fanned out into sub-folders named by the id's last three digits.
+        let safeName = /^([a-z0-9][a-z0-9-]*\.(jpg|png|html)(\.part|\.part\.meta)?|[0-9]{3})$/
         for file in files where file.hasPrefix("photos/") || file.hasPrefix("pages/") || file.hasPrefix("thumbs/64/") {
             let name = (file as NSString).lastPathComponent
             #expect(name.wholeMatch(of: safeName) != nil, "unsafe name \(file)")

@@ -80,7 +80,10 @@ import Testing
                 #expect(URL(fileURLWithPath: "/g/" + path).standardized.path.hasPrefix("/g/"))
             }
         }
-        #expect(GalleryNaming.thumbnailPath(id: 7, name: "A b", size: 640) == "thumbs/640/7-a-b.jpg")
-        #expect(GalleryNaming.photoPagePath(id: 7, name: "A b") == "pages/7-a-b.html")
+        #expect(GalleryNaming.thumbnailPath(id: 7, name: "A b", size: 640) == "thumbs/640/007/7-a-b.jpg")
+        #expect(GalleryNaming.photoPagePath(id: 7, name: "A b") == "pages/007/7-a-b.html")
+        #expect(GalleryNaming.originalPath(id: 4_016_878, name: "A b", extension: "jpg") == "photos/878/4016878-a-b.jpg")
+        #expect(GalleryNaming.legacyOriginalPath(id: 4_016_878, name: "A b", extension: "jpg") == "photos/4016878-a-b.jpg")
+        #expect(GalleryNaming.bucket(id: -42) == "042" && GalleryNaming.bucket(id: 1_000) == "000")
     }
 }

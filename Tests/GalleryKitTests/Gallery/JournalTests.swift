@@ -188,6 +188,6 @@ import Testing
         var selector = PhotoSelector(pageLimit: 1)
         let selected = try #require(selector.add(PhotoPage(photos: [photo]), number: 1).selected.first)
         #expect(PhotoMetadata(selected) == PhotoMetadata(id: 4, name: "n", photographer: "Full Name", rating: 9.5, description: "d",
-                                                         sourceURL: "http://127.0.0.1/4.jpg", width: 10, height: 20))
+                                                         sourceURL: "http://127.0.0.1/4.jpg", width: 10, height: 20, page: 1))
     }
 }

@@ -69,4 +69,50 @@ import Testing
             #expect(max(info.width, info.height) <= 64)
         }
     }
+
+    /// Moves a gallery's files back to the layout before the fan-out (`photos/ID-slug.EXT`,
+    /// `thumbs/SIZE/ID-slug.EXT`, `pages/ID-slug.html`), journal included.
+    static func makeLegacy(_ folder: String, _ photos: [FakePhoto]) throws {
+        let manifest = try PipelineKit.manifest(folder)
+        var journal = try String(contentsOfFile: folder + "/.fetch-gallery/journal.jsonl", encoding: .utf8)
+        for entry in manifest.photos {
+            let bucket = "/" + GalleryNaming.bucket(id: entry.id) + "/"
+            for path in [entry.original!] + entry.thumbnails.values {
+                try FileManager.default.moveItem(atPath: folder + "/" + path,
+                                                 toPath: folder + "/" + path.replacingOccurrences(of: bucket, with: "/"))
+            }
+            journal = journal.replacingOccurrences(of: bucket + "\(entry.id)-", with: "/\(entry.id)-")
+            let page = GalleryNaming.photoPagePath(id: entry.id, name: entry.name)
+            try FileManager.default.moveItem(atPath: folder + "/" + page, toPath: folder + "/" + page.replacingOccurrences(of: bucket, with: "/"))
+        }
+        try journal.write(toFile: folder + "/.fetch-gallery/journal.jsonl", atomically: true, encoding: .utf8)
+    }
+
+    @Test func galleryInTheLayoutBeforeTheFanOutIsReadWhereItIs() async throws {
+        let photos = Self.photos()
+        let api = try FakeAPI([photos])
+        let dir = try TempDirectory()
+        let job = PipelineKit.job(api, folder: dir.path, pages: 1)
+        _ = try await PipelineKit.run(job)
+        try Self.makeLegacy(dir.path, photos)
+        let sent = Self.imageBytes(api, photos)
+
+        // With its journal: nothing fetched, nothing made, the files stay where they are.
+        let second = try await PipelineKit.run(job)
+        #expect(second.photosOK == 3 && second.bytesDownloaded == 0 && second.thumbnailsMade == 0)
+        #expect(Self.imageBytes(api, photos) == sent)
+        let manifest = try PipelineKit.manifest(dir.path)
+        for entry in manifest.photos {
+            #expect(entry.original?.hasPrefix("photos/\(entry.id)-") == true, "\(entry.original ?? "-")")
+            #expect(FileManager.default.fileExists(atPath: dir.path + "/" + GalleryNaming.photoPagePath(id: entry.id, name: entry.name)))
+        }
+        // Photo pages are derived: written in the new layout, the old ones removed.
+        #expect(PipelineKit.files(dir.path + "/pages").allSatisfy { $0.contains("/") }, "\(PipelineKit.files(dir.path + "/pages"))")
+
+        // Without its journal: the originals are found where they are; only thumbnails are made again.
+        try FileManager.default.removeItem(atPath: dir.path + "/.fetch-gallery")
+        let third = try await PipelineKit.run(job)
+        #expect(third.photosOK == 3 && third.bytesDownloaded == 0 && third.thumbnailsMade == 6)
+        #expect(Self.imageBytes(api, photos) == sent)
+    }
 }

@@ -59,7 +59,7 @@ import Testing
             #expect(entry.sourceURL == api.base + photo.imagePath)
             // The original: byte-identical to what the server sent, in photos/, hashed correctly.
             let original = try #require(entry.original)
-            #expect(original.hasPrefix("photos/\(photo.id)-"))
+            #expect(original.hasPrefix("photos/\(GalleryNaming.bucket(id: photo.id))/\(photo.id)-"))
             let saved = try #require(PipelineKit.read(folder + "/" + original))
             #expect(try saved == photo.bytes, "\(original) differs from \(photo.corpusFile)")
             #expect(try entry.sha256 == SHA256Reference.hex(photo.bytes))
@@ -69,7 +69,7 @@ import Testing
             // Thumbnails: one per size, upright, at the expected size.
             #expect(Set(entry.thumbnails.keys) == ["128", "256"])
             for (key, path) in entry.thumbnails {
-                #expect(path.hasPrefix("thumbs/\(key)/\(photo.id)-"))
+                #expect(path.hasPrefix("thumbs/\(key)/\(GalleryNaming.bucket(id: photo.id))/\(photo.id)-"))
                 let info = try ImageDecoder.probe(fileAt: folder + "/" + path)
                 let want = Self.expected(display, edge: Int(key)!)
                 #expect(info.width == want.0 && info.height == want.1, "\(path): \(info.width)x\(info.height)")

@@ -20,5 +20,6 @@ enum GalleryStyle {
     .description{white-space:pre-wrap;overflow-wrap:anywhere;max-width:70ch}
     .comments{padding-left:1.2em;max-width:70ch}
     .comments li{margin-bottom:.5em;white-space:pre-wrap;overflow-wrap:anywhere}
+    .pages{margin:var(--gap) 0;display:flex;gap:1em;flex-wrap:wrap}
     """)
 }

@@ -8,21 +8,65 @@ struct IndexPage {
         let entries = state.orderedEntries
         let done = entries.filter(\.isComplete)
         let failed = entries.filter { !$0.isComplete }
+        let pieces = Self.shell(title: title, done: done.count, failed: failed.count)
+        var out = pieces[0]
+        for entry in done { out += Self.card(entry).render() }
+        out += pieces[1]
+        for entry in failed { out += Self.failedCard(entry).render() }
+        return out + pieces[2]
+    }
+
+    /// The index page `page` (from 1): `index.html` is the first and the entry point.
+    static func path(page: Int) -> String {
+        page <= 1 ? GalleryNaming.indexPath : "index-\(page).html"
+    }
+
+    /// Index page `page` of `pages` around its two lists of cards, in three pieces: up to the finished
+    /// photos' cards, between them and the failed ones' cards, and after. Lets a writer stream the cards
+    /// (a gallery of a million photos is never held in memory). `done` and `failed` count the whole
+    /// gallery; `onPage` says which kinds of card this page has. With one page this is the page
+    /// ``render()`` writes; with more, each page says which it is and links to its neighbours.
+    static func shell(title: String, done: Int, failed: Int, page: Int = 1, pages: Int = 1,
+                      failedOnPage: Bool? = nil) -> [String] {
+        // NUL marks the slots: the shell holds only the title (ours) and the counts, never a NUL.
+        let slot = Node.trusted(TrustedHTML("\u{0}"))
+        let title = title.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+        let counts = "\(done) photos" + (failed == 0 ? "" : ", \(failed) failed")
         var body: [Node] = [
             .element("h1", children: [.text(title)]),
             .element("p", attributes: ["class": "meta"], children: [
-                .text("\(done.count) photos" + (failed.isEmpty ? "" : ", \(failed.count) failed")),
+                .text(pages > 1 ? counts + " · page \(page) of \(pages)" : counts),
             ]),
-            .element("ul", attributes: ["class": "grid"], children: done.map(card)),
         ]
-        if !failed.isEmpty {
+        if pages > 1 { body.append(navigation(page: page, pages: pages)) }
+        body.append(.element("ul", attributes: ["class": "grid"], children: [slot]))
+        if failedOnPage ?? (failed > 0) {
             body.append(.element("h2", children: [.text("Failed")]))
-            body.append(.element("ul", attributes: ["class": "grid"], children: failed.map(failedCard)))
+            body.append(.element("ul", attributes: ["class": "grid"], children: [slot]))
+        } else {
+            body.append(slot)
         }
-        return GalleryDocument.page(title: title, body: body)
+        if pages > 1 { body.append(navigation(page: page, pages: pages)) }
+        let pieces = GalleryDocument.page(title: title, body: body).split(separator: "\u{0}", omittingEmptySubsequences: false)
+        precondition(pieces.count == 3, "the index shell must have two card slots")
+        return pieces.map(String.init)
     }
 
-    private func card(_ entry: GalleryState.Entry) -> Node {
+    /// First, previous, next and last links of a paged index.
+    private static func navigation(page: Int, pages: Int) -> Node {
+        func link(_ text: String, _ target: Int) -> Node {
+            target == page || target < 1 || target > pages
+                ? .element("span", children: [.text(text)])
+                : .element("a", attributes: ["href": SafeURL.relative(path(page: target))], children: [.text(text)])
+        }
+        return .element("nav", attributes: ["class": "pages"], children: [
+            link("« First", 1), .text(" "), link("‹ Previous", page - 1), .text(" "),
+            .element("span", children: [.text("\(page) / \(pages)")]), .text(" "),
+            link("Next ›", page + 1), .text(" "), link("Last »", pages),
+        ])
+    }
+
+    static func card(_ entry: GalleryState.Entry) -> Node {
         let meta = entry.metadata
         let name = GalleryDocument.displayName(meta.name)
         let link = SafeURL.relative(GalleryNaming.photoPagePath(id: meta.id, name: meta.name))
@@ -42,7 +86,7 @@ struct IndexPage {
 
     /// The smallest thumbnail as `src`, every size in `srcset`; the original when no
     /// thumbnail was made.
-    private func image(_ entry: GalleryState.Entry, alt: String) -> Node {
+    private static func image(_ entry: GalleryState.Entry, alt: String) -> Node {
         let original = (entry.original?.width ?? entry.metadata.width, entry.original?.height ?? entry.metadata.height)
         let sizes = entry.thumbnails.keys.sorted()
         guard let smallest = sizes.first.flatMap({ entry.thumbnails[$0] }) else {
@@ -66,11 +110,11 @@ struct IndexPage {
         ])
     }
 
-    private func widthDescriptor(_ thumbnail: ThumbnailFile, _ original: (Int?, Int?)) -> Int {
+    private static func widthDescriptor(_ thumbnail: ThumbnailFile, _ original: (Int?, Int?)) -> Int {
         GalleryDocument.dimensions(of: thumbnail, original: original)?.0 ?? thumbnail.size
     }
 
-    private func failedCard(_ entry: GalleryState.Entry) -> Node {
+    static func failedCard(_ entry: GalleryState.Entry) -> Node {
         .element("li", attributes: ["class": "card"], children: [
             .element("div", attributes: ["class": "failed"], children: [
                 GalleryDocument.isolated(GalleryDocument.displayName(entry.metadata.name), class: "name"),

@@ -1,18 +1,34 @@
 /// `photos/ID-slug.html`: one photo at full size with its name, photographer, rating,
 /// description, source link and comments, linking back to the index.
 struct PhotoDetailPage {
+    /// A photo next to this one in the gallery's order: its page and its name.
+    struct Neighbour: Equatable {
+        var path: String
+        var name: String
+
+        init(_ entry: GalleryState.Entry) {
+            path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
+            name = GalleryDocument.displayName(entry.metadata.name)
+        }
+    }
+
     var entry: GalleryState.Entry
     var comments: [Comment]
+    /// The finished photos before and after this one, linked from its page.
+    var previous: Neighbour? = nil
+    var next: Neighbour? = nil
+    /// The index page that shows this photo's card.
+    var indexPath = GalleryNaming.indexPath
 
-    /// Pages live one folder below the root.
-    static let depth = 1
+    /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
+    static let depth = 2
 
     func render() -> String {
         let meta = entry.metadata
         let name = GalleryDocument.displayName(meta.name)
         var body: [Node] = [
             .element("p", children: [
-                .element("a", attributes: ["href": SafeURL.relative(GalleryNaming.indexPath, depth: Self.depth)], children: [
+                .element("a", attributes: ["href": SafeURL.relative(indexPath, depth: Self.depth)], children: [
                     .text("← All photos"),
                 ]),
             ]),
@@ -49,6 +65,16 @@ struct PhotoDetailPage {
                 ])
             }))
         }
+        if previous != nil || next != nil {
+            body.append(.element("nav", attributes: ["class": "pages"], children: [previous.map { link("‹ ", $0, "prev") },
+                                                                                  next.map { link("", $0, "next", after: " ›") }].compactMap { $0 }))
+        }
         return GalleryDocument.page(title: name, body: body)
+    }
+
+    private func link(_ before: String, _ neighbour: Neighbour, _ rel: String, after: String = "") -> Node {
+        .element("a", attributes: ["href": SafeURL.relative(neighbour.path, depth: Self.depth), "rel": rel], children: [
+            .text(before), GalleryDocument.isolated(neighbour.name), .text(after),
+        ])
     }
 }

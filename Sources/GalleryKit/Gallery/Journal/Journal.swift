@@ -46,9 +46,12 @@ public final class Journal: Sendable {
     private let lockFD: Int32
     private let storage: Locked<Storage>
 
-    /// Opens (or creates) the journal of the gallery at `folder` and replays it.
-    public init(folder: String, options: Options = Options()) throws(GalleryError) {
-        path = folder + "/" + GalleryNaming.journalPath
+    /// Opens (or creates) the journal of the gallery at `folder` and replays it. `journalPath`
+    /// (relative to `folder`) is where it lives: a shard keeps its own (``ShardLayout``), with
+    /// its own lock beside it, so shards of one job run at once in one folder.
+    public init(folder: String, journalPath: String = GalleryNaming.journalPath,
+                options: Options = Options()) throws(GalleryError) {
+        path = folder + "/" + journalPath
         self.options = options
         let directory = (path as NSString).deletingLastPathComponent
         try POSIX.makeDirectories(directory)

@@ -16,11 +16,14 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     public var width: Int?
     /// Pixel height as listed by the source.
     public var height: Int?
+    /// The listing page (from 1) the photo was selected from; for a URL list, its line number
+    /// (from 1). Orders the photos when shards' parts are merged; nil in journals of older versions.
+    public var page: Int?
 
     /// Creates the metadata of one photo.
     public init(
         id: Int, name: String, photographer: String? = nil, rating: Double? = nil, description: String? = nil,
-        sourceURL: String? = nil, width: Int? = nil, height: Int? = nil
+        sourceURL: String? = nil, width: Int? = nil, height: Int? = nil, page: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -30,10 +33,11 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
         self.sourceURL = sourceURL
         self.width = width
         self.height = height
+        self.page = page
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, photographer, rating, description, width, height
+        case id, name, photographer, rating, description, width, height, page
         case sourceURL = "source_url"
     }
 }

@@ -11,7 +11,8 @@ extension PhotoMetadata {
             description: photo.description,
             sourceURL: selected.imageURL.absoluteString,
             width: photo.width,
-            height: photo.height
+            height: photo.height,
+            page: selected.page
         )
     }
 }

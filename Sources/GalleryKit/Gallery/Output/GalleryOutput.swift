@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+
+/// Writes a gallery folder's index pages, photo pages and `gallery.json` from entries handed in
+/// one at a time, in listing order, so that neither a run nor a merge of shards holds the gallery
+/// in memory: a photo's page is written once its next neighbour is known, the manifest and the
+/// cards are streamed into temporary files, and ``finish()`` publishes each file by rename
+/// (the index last: once `index.html` is there, everything it links to is).
+///
+/// The index is paged, ``photosPerIndexPage`` cards a page (finished photos first, then the failed
+/// ones), `index.html` first. Memory kept per photo: a hash of its page's path (8 bytes, in a set), to
+/// delete stale pages; a collision could only leave a stale page in place.
+final class GalleryOutput {
+    /// Cards on one index page.
+    static let photosPerIndexPage = 240
+
+    let folder: String
+    let title: String
+    let perPage: Int
+    private let source: String
+    private let manifest: StreamedFile
+    private let doneCards: StreamedFile
+    private let failedCards: StreamedFile
+    private var pages: Set<Int> = []
+    /// The last finished photo, waiting for its next neighbour before its page is written.
+    private var pending: (entry: GalleryState.Entry, comments: [Comment], previous: PhotoDetailPage.Neighbour?)?
+    private(set) var done = 0
+    private(set) var failed = 0
+
+    /// Starts the files of the gallery at `folder`; `source` and `generated` go into the manifest.
+    init(folder: String, title: String, source: String, generated: Date,
+         perPage: Int = GalleryOutput.photosPerIndexPage) throws(GalleryError) {
+        self.folder = folder
+        self.title = title
+        self.source = source
+        self.perPage = max(1, perPage)
+        let work = folder + "/.fetch-gallery/"
+        manifest = try StreamedFile(path: folder + "/" + GalleryNaming.manifestPath)
+        doneCards = try StreamedFile(path: work + "index-done.cards")
+        failedCards = try StreamedFile(path: work + "index-failed.cards")
+        try manifest.write("{\n  \"generated\" : " + (try Self.encode(generated.formatted(.iso8601))) + ",\n  \"photos\" : [")
+    }
+
+    /// Adds the next photo: its manifest entry, its index card, and the page of the finished photo before it.
+    func add(_ entry: GalleryState.Entry, comments: [Comment]) throws(GalleryError) {
+        let photo = try Self.encode(GalleryManifest.Photo(entry: entry))
+        // JSONEncoder's pretty layout of an array element: indented two levels, comma-separated.
+        let indented = photo.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+        try manifest.write((done + failed == 0 ? "\n" : ",\n") + indented)
+        // Cards are NUL-separated: rendering turns every control character into U+FFFD.
+        if entry.isComplete {
+            try doneCards.write(IndexPage.card(entry).render() + "\u{0}")
+            let previous = try flushPending(next: PhotoDetailPage.Neighbour(entry))
+            pending = (entry, comments, previous)
+            done += 1
+        } else {
+            try failedCards.write(IndexPage.failedCard(entry).render() + "\u{0}")
+            failed += 1
+        }
+    }
+
+    /// Writes the waiting photo's page, now that its next neighbour is known; returns it as a neighbour.
+    private func flushPending(next: PhotoDetailPage.Neighbour?) throws(GalleryError) -> PhotoDetailPage.Neighbour? {
+        guard let (entry, comments, previous) = pending else { return nil }
+        let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
+        let page = PhotoDetailPage(entry: entry, comments: comments, previous: previous, next: next,
+                                   indexPath: IndexPage.path(page: (done - 1) / perPage + 1))
+        try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
+        pages.insert(path.hashValue)
+        pending = nil
+        return PhotoDetailPage.Neighbour(entry)
+    }
+
+    /// Publishes the manifest, removes stale photo and index pages, then publishes the index pages.
+    func finish() throws(GalleryError) {
+        _ = try flushPending(next: nil)
+        try manifest.write(done + failed == 0 ? "\n\n  ],\n" : "\n  ],\n")
+        try manifest.write("  \"source\" : " + (try Self.encode(source)) + "\n}")
+        try manifest.commit()
+        removeStalePages()
+        try doneCards.commit()
+        try failedCards.commit()
+        defer {
+            unlink(doneCards.path)
+            unlink(failedCards.path)
+        }
+        let indexPages = max(1, (done + failed + perPage - 1) / perPage)
+        removeStaleIndexPages(beyond: indexPages)
+        let cards = CardReader(paths: [doneCards.path, failedCards.path])
+        // index.html, the entry point, is published last; each later page as soon as it is written
+        // (holding them all open would cost a descriptor and a buffer per page).
+        var entryPoint: StreamedFile?
+        for page in 1...indexPages {
+            let first = (page - 1) * perPage
+            let doneHere = max(0, min(done, first + perPage) - first)
+            let failedHere = min(done + failed, first + perPage) - max(done, first)
+            let pieces = IndexPage.shell(title: title, done: done, failed: failed, page: page, pages: indexPages,
+                                         failedOnPage: failedHere > 0)
+            let file = try StreamedFile(path: folder + "/" + IndexPage.path(page: page))
+            try file.write(pieces[0])
+            for _ in 0..<doneHere { try file.write(try cards.next()) }
+            try file.write(pieces[1])
+            for _ in 0..<max(0, failedHere) { try file.write(try cards.next()) }
+            try file.write(pieces[2])
+            if page == 1 { entryPoint = file } else { try file.commit(onlyIfChanged: true) }
+        }
+        try entryPoint?.commit(onlyIfChanged: true)
+    }
+
+    /// `value` as JSONEncoder writes it in the whole-manifest form (pretty, sorted keys).
+    private static func encode(_ value: some Encodable) throws(GalleryError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw .encoding(path: GalleryNaming.manifestPath, reason: String(describing: error))
+        }
+    }
+
+    /// Deletes photo pages written earlier that no finished photo has now (the photo was renamed on
+    /// the server, or is no longer complete), and pages of the layout before the fan-out
+    /// (`pages/ID-slug.html`). Only names of the pages' own form are touched.
+    private func removeStalePages() {
+        let root = GalleryNaming.pagesFolder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + root) else { return }
+        for name in names {
+            if GalleryWriter.isPageName(name) {
+                unlink(folder + "/" + root + "/" + name)
+            } else if name.count == 3, name.allSatisfy(\.isNumber) {
+                let bucket = root + "/" + name
+                let inside = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + bucket)) ?? []
+                for page in inside where GalleryWriter.isPageName(page) && !pages.contains((bucket + "/" + page).hashValue) {
+                    unlink(folder + "/" + bucket + "/" + page)
+                }
+            }
+        }
+    }
+
+    /// Deletes `index-N.html` pages past the last one (the gallery shrank).
+    private func removeStaleIndexPages(beyond last: Int) {
+        var page = last + 1
+        while unlink(folder + "/" + IndexPage.path(page: page)) == 0 { page += 1 }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+
+/// A file written piece by piece and published whole, like ``AtomicFile`` but without holding its
+/// contents in memory: the pieces go to a temporary file beside the target, which replaces the
+/// target by `rename(2)` in ``commit()``. A reader (or a crash) sees the old file or the new one.
+final class StreamedFile {
+    /// The file being replaced.
+    let path: String
+    private let temporary: String
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    /// Bytes written so far.
+    private(set) var size = 0
+
+    /// Starts a new version of `path`, creating its folder when missing.
+    init(path: String) throws(GalleryError) {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        try POSIX.makeDirectories(directory.isEmpty ? "." : directory)
+        temporary = (directory.isEmpty ? "" : directory + "/") + AtomicFile.temporaryPrefix
+            + "\(getpid())-\(UInt64.random(in: 0 ... .max)).tmp"
+        fd = try POSIX.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+    }
+
+    deinit { abandon() }
+
+    /// Appends `text` as UTF-8.
+    func write(_ text: String) throws(GalleryError) { try write(Array(text.utf8)) }
+
+    /// Appends `bytes`.
+    func write(_ bytes: [UInt8]) throws(GalleryError) {
+        buffer += bytes
+        size += bytes.count
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Appends the whole file at `source` (another streamed piece), read in chunks.
+    func append(contentsOf source: String) throws(GalleryError) {
+        try flush()
+        let input = try POSIX.open(source, O_RDONLY)
+        defer { _ = Glibc.close(input) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if n == 0 { return }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(call: "read", path: source, errno: errno)
+            }
+            try POSIX.writeAll(fd, Array(chunk[..<n]), path: temporary)
+            size += n
+        }
+    }
+
+    /// Publishes the file by rename. With `onlyIfChanged`, leaves the target alone (and its
+    /// modification time) when it already holds the same bytes; returns whether it replaced it.
+    @discardableResult
+    func commit(onlyIfChanged: Bool = false) throws(GalleryError) -> Bool {
+        try flush()
+        let written = fd
+        fd = -1
+        try POSIX.close(written, path: temporary)
+        if onlyIfChanged && Self.sameContents(temporary, path) {
+            unlink(temporary)
+            return false
+        }
+        do throws(GalleryError) { try POSIX.rename(temporary, path) } catch {
+            unlink(temporary)
+            throw error
+        }
+        return true
+    }
+
+    /// Drops the temporary file; the target is untouched.
+    func abandon() {
+        guard fd >= 0 else { return }
+        _ = Glibc.close(fd)
+        fd = -1
+        unlink(temporary)
+    }
+
+    private func flush() throws(GalleryError) {
+        guard !buffer.isEmpty else { return }
+        try POSIX.writeAll(fd, buffer, path: temporary)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether two files hold the same bytes, compared a chunk at a time.
+    static func sameContents(_ a: String, _ b: String) -> Bool {
+        guard let first = FileHandle(forReadingAtPath: a), let second = FileHandle(forReadingAtPath: b) else { return false }
+        defer { try? first.close(); try? second.close() }
+        while true {
+            let x = (try? first.read(upToCount: 1 << 16)) ?? Data()
+            let y = (try? second.read(upToCount: 1 << 16)) ?? Data()
+            if x != y { return false }
+            if x.isEmpty { return true }
+        }
+    }
+}

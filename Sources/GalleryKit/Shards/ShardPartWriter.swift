@@ -1,0 +1,54 @@
+import Foundation
+import Glibc
+
+/// Writes a finished shard's part of the manifest: its photo lines, then its summary, each
+/// published whole by rename, the summary last so that its presence means the part is complete.
+struct ShardPartWriter {
+    var layout: ShardLayout
+    var source: String
+
+    /// Writes the part for `state` (the shard's journal state), with `comments` by photo id and the
+    /// counts of the run that finished the shard, started at `started`.
+    func write(_ state: GalleryState, comments: [Int: [Comment]], run: GalleryRunSummary,
+               started: Date, finished: Date = Date()) throws(GalleryError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let lines = try StreamedFile(path: layout.folder + "/" + layout.photosPath)
+        var summary = ShardSummary(
+            shard: layout.shard.index, shards: layout.shard.count, source: source, photos: 0, photosOK: 0,
+            photosFailed: 0, bytes: 0, bytesDownloaded: run.bytesDownloaded, pagesFetched: run.pagesFetched,
+            pagesFailed: run.pagesFailed, thumbnailsMade: run.thumbnailsMade,
+            started: started.formatted(.iso8601), finished: finished.formatted(.iso8601),
+            durationSeconds: (finished.timeIntervalSince(started) * 1000).rounded() / 1000,
+            failuresByReason: [:], sourceError: run.sourceError)
+        // By page (stable): a journal resumed after the listing changed may have seen pages out of order.
+        let entries = state.orderedEntries.enumerated()
+            .sorted { ($0.element.metadata.page ?? 0, $0.offset) < ($1.element.metadata.page ?? 0, $1.offset) }
+        for (_, entry) in entries {
+            let line = ShardPhoto(entry, comments: comments[entry.metadata.id])
+            do {
+                try lines.write(Array(try encoder.encode(line)) + [UInt8(ascii: "\n")])
+            } catch let error as GalleryError {
+                throw error
+            } catch {
+                throw .encoding(path: lines.path, reason: String(describing: error))
+            }
+            summary.photos += 1
+            if entry.isComplete {
+                summary.photosOK += 1
+                summary.bytes += Int64(entry.original?.bytes ?? 0)
+            } else {
+                summary.photosFailed += 1
+                summary.failuresByReason[ShardSummary.reasonClass(entry.failure ?? GalleryManifest.incompleteReason), default: 0] += 1
+            }
+        }
+        try lines.commit()
+        let pretty = JSONEncoder()
+        pretty.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let bytes: Data
+        do { bytes = try pretty.encode(summary) } catch {
+            throw .encoding(path: layout.summaryPath, reason: String(describing: error))
+        }
+        try AtomicFile.write(bytes, to: layout.folder + "/" + layout.summaryPath)
+    }
+}

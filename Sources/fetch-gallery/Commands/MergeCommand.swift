@@ -1,0 +1,64 @@
+import ArgumentParser
+import GalleryKit
+
+/// `fetch-gallery merge OUT`: the gallery's index, pages and manifest from every shard's part.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Write a sharded gallery's index, photo pages and gallery.json from its shards' parts.",
+        discussion: """
+            Reads OUT/shards/K-of-N.photos.jsonl of every finished shard (one whose K-of-N.summary.json \
+            exists), in listing order, writes each photo once, and downloads nothing. Shards that are \
+            missing or unfinished are named and left out. Running it again gives the same files.
+
+            Exit status: 0 every shard finished and every photo is in the gallery; 1 a shard is missing, \
+            unfinished or could not read its source, or some photos failed (gallery.json says why); 2 usage \
+            error or no shard part found.
+            """
+    )
+
+    @Argument(help: "The gallery folder the shards wrote into.")
+    var out: String
+
+    @Option(name: .customLong("shards"), help: "The job's shard count, to name shards that left no trace (default: read from the parts).")
+    var count: Int?
+
+    @Flag(name: .shortAndLong, help: "Print errors only.")
+    var quiet = false
+
+    func run() throws {
+        let report: MergeReport
+        switch Self.merge(GalleryMerge(folder: out, shards: count)) {
+        case .success(let merged): report = merged
+        case .failure(let error):
+            switch error {
+            case .noParts, .badCount, .mixedCounts: throw ValidationError(error.description)
+            default:
+                StandardError.line("fetch-gallery merge: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        func names(_ shards: [Int]) -> String {
+            shards.map { "\($0)/\(report.shards)" }.joined(separator: ", ")
+        }
+        if !report.missing.isEmpty {
+            StandardError.line("fetch-gallery merge: shards never started (no trace in \(out)): \(names(report.missing))")
+        }
+        if !report.unfinished.isEmpty {
+            StandardError.line("fetch-gallery merge: shards unfinished (running, killed or interrupted; run them again): \(names(report.unfinished))")
+        }
+        for (shard, reason) in report.sourceErrors.sorted(by: { $0.key < $1.key }) {
+            StandardError.line("fetch-gallery merge: shard \(shard)/\(report.shards) could not read its source: \(reason)")
+        }
+        if !quiet {
+            StandardError.line("Gallery: \(out)/index.html (\(report.photosOK) photos, \(report.photosFailed) failed, "
+                + "from \(report.shards - report.missing.count - report.unfinished.count) of \(report.shards) shards, "
+                + "\(report.duplicates) duplicates left out)")
+        }
+        if !report.isComplete || report.photosFailed > 0 { throw ExitCode(1) }
+    }
+
+    private static func merge(_ merge: GalleryMerge) -> Result<MergeReport, ShardError> {
+        do throws(ShardError) { return .success(try merge.run()) } catch { return .failure(error) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// `deploy/kubernetes/`: no Kubernetes runtime runs on these machines, so the manifests are parsed
+/// (PyYAML) and checked for what an Indexed Job needs, and the container's own arguments are run
+/// with the environment Kubernetes gives each pod (`JOB_COMPLETION_INDEX`), against a local API.
+@Suite struct KubernetesManifestTests {
+    static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../deploy/kubernetes").standardized.path
+
+    /// The documents of a YAML file, as JSON objects.
+    static func documents(_ name: String) throws -> [[String: Any]] {
+        let script = "import json, sys, yaml; print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))"
+        let result = try ProcessRunner.run("python3", ["-c", script, deploy + "/" + name], timeout: 30)
+        try #require(result.exitCode == 0, "\(name): \(result.stderrText)")
+        return try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]] ?? []
+    }
+
+    static func podSpec(_ job: [String: Any]) -> [String: Any] {
+        ((job["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any] ?? [:]
+    }
+
+    static func container(_ job: [String: Any]) -> [String: Any] {
+        (podSpec(job)["containers"] as? [[String: Any]])?.first ?? [:]
+    }
+
+    /// The value after `flag` in `args`.
+    static func value(_ flag: String, in args: [String]) -> String? {
+        args.firstIndex(of: flag).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
+    }
+
+    @Test func manifestsDescribeAnIndexedJobOnASharedVolume() throws {
+        let claim = try #require(try Self.documents("gallery-volume.yaml").first)
+        #expect(claim["kind"] as? String == "PersistentVolumeClaim")
+        #expect(((claim["spec"] as? [String: Any])?["accessModes"] as? [String]) == ["ReadWriteMany"])
+        let claimName = (claim["metadata"] as? [String: Any])?["name"] as? String
+
+        let shards = try #require(try Self.documents("shards-job.yaml").first)
+        let spec = shards["spec"] as? [String: Any] ?? [:]
+        #expect(shards["kind"] as? String == "Job" && spec["completionMode"] as? String == "Indexed")
+        let completions = try #require(spec["completions"] as? Int)
+        #expect((spec["parallelism"] as? Int ?? 0) >= 1 && (spec["backoffLimitPerIndex"] as? Int ?? 0) >= 1)
+        #expect(Self.podSpec(shards)["restartPolicy"] as? String == "Never")
+        let args = Self.container(shards)["args"] as? [String] ?? []
+        #expect(args.first == "run" && args.contains("--shard-from-env"))
+        #expect(Self.value("--shards", in: args) == String(completions), "--shards must equal completions")
+
+        let merge = try #require(try Self.documents("merge-job.yaml").first)
+        let mergeArgs = Self.container(merge)["args"] as? [String] ?? []
+        #expect(mergeArgs.first == "merge" && Self.value("--shards", in: mergeArgs) == String(completions))
+        // Every job mounts the claim where the command writes or reads the gallery.
+        for (job, out) in [(shards, Self.value("--out", in: args)), (merge, mergeArgs.dropFirst().first)] {
+            let volumes = Self.podSpec(job)["volumes"] as? [[String: Any]] ?? []
+            let mounts = Self.container(job)["volumeMounts"] as? [[String: Any]] ?? []
+            let volume = try #require(volumes.first { ($0["persistentVolumeClaim"] as? [String: Any])?["claimName"] as? String == claimName })
+            #expect(mounts.contains { $0["name"] as? String == volume["name"] as? String && $0["mountPath"] as? String == out })
+        }
+    }
+
+    @Test func eachPodsEnvironmentGivesItsShardAndTheMergeJoinsThem() throws {
+        let shards = try #require(try Self.documents("shards-job.yaml").first)
+        let completions = try #require((shards["spec"] as? [String: Any])?["completions"] as? Int)
+        let mergeArgs = Self.container(try #require(try Self.documents("merge-job.yaml").first))["args"] as? [String] ?? []
+        var args = Self.container(shards)["args"] as? [String] ?? []
+        let mount = try #require(Self.value("--out", in: args))
+        // The pod's arguments as written, with the API and the volume replaced by local ones.
+        let api = try GalleryCLIKit(pages: completions + 2, perPage: 1)
+        let dir = try TempDirectory()
+        args[args.firstIndex(of: "--api")! + 1] = api.server.baseURL
+        args[args.firstIndex(of: "--pages")! + 1] = String(completions + 2)
+        args[args.firstIndex(of: "--out")! + 1] = dir.path
+        args += ["--sizes", "64", "--workers", "1"]
+        for index in 0..<completions {
+            let pod = try ProcessRunner.run(GalleryCLIKit.binary, args, environment: ["JOB_COMPLETION_INDEX": String(index)], timeout: 60)
+            #expect(pod.exitCode == 0, "index \(index): \(pod.stderrText)")
+            #expect(FileManager.default.fileExists(atPath: dir.path + "/shards/\(index)-of-\(completions).summary.json"))
+        }
+        let merged = try ProcessRunner.run(GalleryCLIKit.binary, mergeArgs.map { $0 == mount ? dir.path : $0 }, timeout: 60)
+        #expect(merged.exitCode == 0, "\(merged.stderrText)")
+        #expect(try GalleryCLIKit.manifestPhotos(dir.path).map { $0["id"] as? Int ?? 0 } == api.allIDs)
+    }
+}

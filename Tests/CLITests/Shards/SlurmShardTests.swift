@@ -1,0 +1,102 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// The shards as a real Slurm cluster runs them: `deploy/slurm/shards.sh` as a job array, the merge
+/// as a job depending on it, a shard killed part-way and run again. The cluster is started by the
+/// tests' own harness (``SlurmCluster``); Scripts/test runs this suite alone (it uses both CPUs).
+@Suite(.serialized, .enabled(if: SlurmCluster.isInstalled, "Slurm is not installed (Scripts/bootstrap installs slurm-wlm and munge)"))
+struct SlurmShardTests {
+    static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../deploy/slurm").standardized.path
+    static var jobEnvironment: [String: String] { ["FETCH_GALLERY": GalleryCLIKit.binary] }
+
+    /// The demo catalogue (4 pages of 50 real photographs) served by the built binary.
+    static func serveDemo() async throws -> (ProcessRunner, String) {
+        let runner = try ProcessRunner(GalleryCLIKit.binary, ["serve-demo", "--pages", "4"])
+        var line: String?
+        for _ in 0..<600 where line == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            line = runner.stdoutText.split(separator: "\n").first.map(String.init)
+        }
+        let notice = try #require(line, "serve-demo printed nothing: \(runner.stderrText)")
+        return (runner, String(notice.prefix { $0 != " " }))
+    }
+
+    @Test func arrayOfFourShardsThenADependentMergeEqualsOneProcess() async throws {
+        let cluster = try SlurmCluster()
+        let (server, api) = try await Self.serveDemo()
+        defer { server.send(SIGTERM) }
+        let dir = try TempDirectory()
+        let source = ["--api", api, "--pages", "4", "--sizes", "64,128", "--workers", "1"]
+        let one = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("one"), "--progress", "none"], timeout: 600)
+        #expect(one.exitCode == 0, "stderr: \(one.stderrText)")
+
+        let out = dir.file("sharded")
+        let array = try cluster.submit(["--array=0-3", "-o", "shard-%A_%a.out", Self.deploy + "/shards.sh"] + source + ["--out", out],
+                                       environment: Self.jobEnvironment)
+        let merge = try cluster.submit(["--dependency=afterok:\(array)", "-o", "merge-%j.out", Self.deploy + "/merge.sh", out],
+                                       environment: Self.jobEnvironment)
+        let states = try cluster.waitForJobs([array, merge], timeout: 900)
+        #expect(states.count == 5, "\(states)")
+        for (name, job) in states {
+            #expect(job.state == "COMPLETED" && job.exitCode == 0, "\(name): \(job)\n\(cluster.output("shard-\(name).out"))")
+        }
+        #expect(cluster.output("merge-\(merge).out").contains("from 4 of 4 shards"), "\(cluster.output("merge-\(merge).out"))")
+        try ShardCLIKit.expectSameGallery(dir.file("one"), out)
+    }
+
+    @Test func shardKilledPartWayAndRunAgainResumesByteExact() async throws {
+        let cluster = try SlurmCluster()
+        // 4 pages of 2 photos of ~300 kB; every image trickles at 40 kB/s, so a shard takes ~7 s. The trickle
+        // counts each 1/10 s slice before sending it: the slices in flight at the kill (2 x 4 kB) are
+        // counted but never arrive, within the 2% allowance.
+        let api = try GalleryCLIKit(pages: 4, perPage: 2,
+                                    corpusFiles: ["exif-orientation/Landscape_1.jpg", "exif-orientation/Portrait_1.jpg"])
+        func serve(trickle: Bool) throws {
+            for (id, file) in api.files {
+                let bytes = try Corpus.bytes(file)
+                api.server.route(api.imagePath(id)) { _, _ in
+                    let response = FaultServer.Response.file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg")
+                    return trickle ? response.trickle(bytesPerSecond: 40_000) : response
+                }
+            }
+        }
+        let dir = try TempDirectory()
+        let source = ["--api", api.server.baseURL, "--pages", "4", "--sizes", "64", "--workers", "1"]
+        try serve(trickle: false)
+        let one = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("one"), "--progress", "none"], timeout: 120)
+        #expect(one.exitCode == 0, "stderr: \(one.stderrText)")
+        let victimPaths = api.pages[1].map { api.imagePath($0) }  // shard 1 of 4 owns page 2
+        let before = victimPaths.map { api.server.bodyBytesSent(path: $0) }.reduce(0, +)
+
+        try serve(trickle: true)
+        let out = dir.file("sharded")
+        let array = try cluster.submit(["--array=0-3", "-o", "shard-%A_%a.out", Self.deploy + "/shards.sh"] + source + ["--out", out],
+                                       environment: Self.jobEnvironment)
+        // Kill shard 1 once a third of its bytes have arrived.
+        let total = api.pages[1].map { try! Corpus.bytes(api.files[$0]!).count }.reduce(0, +)
+        try await GalleryCLIKit.waitFor(120) {
+            victimPaths.map { api.server.bodyBytesSent(path: $0) }.reduce(0, +) - before >= total / 3
+        }
+        try cluster.cancel(["--signal=KILL", "--full", "\(array)_1"])
+        let states = try cluster.waitForJobs([array], timeout: 300)
+        #expect(states["\(array)_1"]?.state != "COMPLETED", "\(states)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/shards/1-of-4.summary.json"))
+        let merged = try ShardCLIKit.merge(out)
+        #expect(merged.exitCode == 1 && merged.stderrText.contains("unfinished") && merged.stderrText.contains("1/4"), "\(merged.stderrText)")
+
+        // Slurm runs it again (the count given, so an array of that one shard will do).
+        try serve(trickle: false)
+        let again = try cluster.submit(["--array=1", "-o", "again-%A_%a.out", Self.deploy + "/shards.sh"] + source + ["--out", out],
+                                       environment: Self.jobEnvironment.merging(["SHARDS": "4"]) { $1 })
+        let rerun = try cluster.waitForJobs([again], timeout: 300)
+        #expect(rerun.values.allSatisfy { $0.state == "COMPLETED" && $0.exitCode == 0 }, "\(rerun)\n\(cluster.output("again-\(again)_1.out"))")
+        let sent = victimPaths.map { api.server.bodyBytesSent(path: $0) }.reduce(0, +) - before
+        #expect(Double(sent) <= Double(total) * 1.02, "the server sent \(sent) bytes for shard 1's \(total)")
+        #expect(sent >= total)
+        let final = try ShardCLIKit.merge(out)
+        #expect(final.exitCode == 0, "\(final.stderrText)")
+        try ShardCLIKit.expectSameGallery(dir.file("one"), out)
+    }
+}
