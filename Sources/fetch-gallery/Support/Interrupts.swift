@@ -18,7 +18,11 @@ final class Interrupts: @unchecked Sendable {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [unowned self] in
+            // Weak, not unowned: a signal whose handler was already queued when the command finished
+            // and released this object must find nothing, not crash ("attempted to read an unowned
+            // reference but object was already destroyed", seen once in serve-demo's SIGINT test).
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
                 guard received == nil else { _exit(130) }
                 received = number
                 onFirst?(number)
