@@ -39,3 +39,15 @@ func checkDecodedBytes(width: Int, height: Int, channels: Int, options: DecodeOp
                         limit: "decoded bitmap \(width)x\(height)x\(channels) is over \(options.maxDecodedBytes) bytes")
     }
 }
+
+/// The largest of 8, 4 and 2 whose reduced size, ceil(size / d) on each axis, still covers `minimum`;
+/// 1 when none does or when `minimum` is the whole source. The Adam7 grid stride of an interlaced PNG's
+/// early passes, and the reduction libwebp's rescaler is asked for.
+func halvingReduction(sourceWidth: Int, sourceHeight: Int, minimum: (width: Int, height: Int)) -> Int {
+    guard minimum.width < sourceWidth || minimum.height < sourceHeight else { return 1 }
+    for d in [8, 4, 2] {
+        let w = (sourceWidth + d - 1) / d, h = (sourceHeight + d - 1) / d
+        if w >= minimum.width && h >= minimum.height { return d }
+    }
+    return 1
+}

@@ -73,7 +73,7 @@ enum PNGDecoder {
             let minimum = options.target.minimumSize(sourceWidth: sw, sourceHeight: sh)
             let interlaced = session.header.interlaced != 0
             let stride = options.useFastPaths && interlaced
-                ? passStride(sourceWidth: sw, sourceHeight: sh, minimum: minimum)
+                ? halvingReduction(sourceWidth: sw, sourceHeight: sh, minimum: minimum)
                 : 1
             let factor = options.useFastPaths && !interlaced
                 ? boxFactor(sourceWidth: sw, sourceHeight: sh, minimum: minimum)
@@ -108,16 +108,5 @@ enum PNGDecoder {
         let k = min(resampler.boxFactor(from: sourceWidth, to: max(minimum.width, 1)),
                     resampler.boxFactor(from: sourceHeight, to: max(minimum.height, 1)))
         return min(k, 64)
-    }
-
-    /// The widest Adam7 grid stride (8 after pass 1, 4 after passes 1-3, 2 after passes 1-5) whose
-    /// grid, ceil(size / stride), still covers `minimum`; 1 means a full decode.
-    static func passStride(sourceWidth: Int, sourceHeight: Int, minimum: (width: Int, height: Int)) -> Int {
-        guard minimum.width < sourceWidth || minimum.height < sourceHeight else { return 1 }
-        for stride in [8, 4, 2] {
-            let w = (sourceWidth + stride - 1) / stride, h = (sourceHeight + stride - 1) / stride
-            if w >= minimum.width && h >= minimum.height { return stride }
-        }
-        return 1
     }
 }

@@ -49,8 +49,8 @@ enum WebPDecoder {
         let header = try header(bytes, name: name, options: options)
         let (sw, sh) = (Int(header.width), Int(header.height))
         let denominator = header.animated != 0 || !options.useFastPaths
-            ? 1 : reduction(sourceWidth: sw, sourceHeight: sh,
-                            minimum: options.target.minimumSize(sourceWidth: sw, sourceHeight: sh))
+            ? 1 : halvingReduction(sourceWidth: sw, sourceHeight: sh,
+                                   minimum: options.target.minimumSize(sourceWidth: sw, sourceHeight: sh))
         let (w, h) = ((sw + denominator - 1) / denominator, (sh + denominator - 1) / denominator)
         let format = pixelFormat(header)
         try checkDecodedBytes(width: w, height: h, channels: format.channels, options: options,
@@ -73,15 +73,5 @@ enum WebPDecoder {
                             orientation: orientation(header, in: bytes), scaleDenominator: denominator,
                             scansRead: nil, usedFastPath: denominator > 1, colorProfile: profile,
                             transform: color.transform, notes: color.note.map { [$0] } ?? [])
-    }
-
-    /// The largest of 8, 4 and 2 whose reduced size, ceil(size / d), still covers `minimum`; 1 when
-    /// none does.
-    static func reduction(sourceWidth: Int, sourceHeight: Int, minimum: (width: Int, height: Int)) -> Int {
-        for d in [8, 4, 2] {
-            let w = (sourceWidth + d - 1) / d, h = (sourceHeight + d - 1) / d
-            if w >= minimum.width && h >= minimum.height { return d }
-        }
-        return 1
     }
 }
