@@ -75,8 +75,10 @@ public final class GalleryRun: Sendable {
         let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
         // An unstructured task, kept where requestStop() can cancel it: cancelling it cancels the
         // feed and every photo task (their downloads end as `.cancelled`, partials kept).
+        // A discarding group: a plain task group keeps every finished child until its result is
+        // consumed, which held ~30 KB per photo to the end of the run (288 MB at 8,000 photos).
         let running = Task {
-            await withTaskGroup(of: Void.self) { group in
+            await withDiscardingTaskGroup { group in
                 group.addTask { await self.feed(into: feed, journal: journal) }
                 for await photo in photos {
                     group.addTask {
