@@ -35,6 +35,22 @@ public struct GalleryWriter: Sendable {
         try output.finish()
     }
 
+    /// Regenerates the manifest, the index and the photo pages from `journal`, one entry at a time
+    /// (the gallery is never in memory whole).
+    ///
+    /// - Parameters:
+    ///   - journal: the run's journal.
+    ///   - comments: the comments of a photo, by id (empty for none).
+    ///   - generated: the time stamped into the manifest.
+    public func write(_ journal: Journal, comments: (Int) -> [Comment] = { _ in [] },
+                      generated: Date = Date()) throws(GalleryError) {
+        let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated)
+        try journal.forEachEntry { entry throws(GalleryError) in
+            try output.add(entry, comments: comments(entry.metadata.id))
+        }
+        try output.finish()
+    }
+
     /// Whether `name` has the form of a photo page this writer makes (`ID-slug.html`, `nID-slug.html`);
     /// only those are deleted when stale, anything else in `pages/` is left alone.
     static func isPageName(_ name: String) -> Bool {

@@ -7,23 +7,7 @@ extension GalleryRun {
         defer { feed.finish() }
         switch job.source {
         case .urlList(let text, let name):
-            let list = URLListSource(parsing: text, shard: job.shard ?? .whole)
-            var selector = PhotoSelector(pageLimit: 1, includeNSFW: true)
-            var selection = selector.add(PhotoPage(photos: list.photos), number: 1)
-            // Each line is a "page" of its own (line + 1), which orders the photos when shards are merged.
-            let lines = Dictionary(zip(list.photos.map(\.id), list.lines), uniquingKeysWith: { first, _ in first })
-            for index in selection.selected.indices {
-                selection.selected[index].page = (lines[selection.selected[index].photo.id] ?? 0) + 1
-            }
-            emit(.pageFetched(page: 1, totalPages: 1, added: selection.selected.count,
-                              skippedItems: list.rejected.map { "line \($0.line): \($0.reason)" }))
-            // A shard may own no usable line of a usable list: only a list with none at all is unreadable.
-            if selection.selected.isEmpty && (job.shard == nil || URLListSource(parsing: text).photos.isEmpty) {
-                count { $0.sourceError = "\(name): no usable http(s) image URL" }
-                return
-            }
-            count { $0.pagesFetched = 1 }
-            await hand(selection.selected, to: feed, journal: journal)
+            await feedURLList(text, name: name, into: feed, journal: journal)
         case .api(let base, let key):
             await feedPages(base: base, key: key, into: feed, journal: journal)
         }
@@ -39,6 +23,7 @@ extension GalleryRun {
         let shard = job.shard ?? .whole
         var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize,
                                      shard: shard)
+        selector.keepsSelected = false  // only the ids seen: memory stays flat over any number of pages
         // A shard reads its own first page (to learn total_pages) and its own pages only.
         var number = shard.firstPage
         var knownTotal: Int?
@@ -111,7 +96,7 @@ extension GalleryRun {
     /// Gives photos to the consumer, one permit each; stops when the run is stopping. Each is
     /// journaled as seen here, in listing order, so the gallery keeps the API's order (the photo
     /// tasks start concurrently, and their own `seen` records would land in scheduling order).
-    private func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation,
+    func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation,
                       journal: Journal) async {
         for photo in photos {
             guard await permits.acquire(), !isStopping else { return }

@@ -98,8 +98,7 @@ extension GalleryRun {
         guard let response = try? await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response(),
               let page = try? CommentPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base))
         else { return }
-        let list = page.comments
-        comments.withLock { $0[id] = list }
+        comments.withLock { $0 }?.set(page.comments, for: id)
     }
 
     /// Where a photo the journal has no original for goes: its fanned-out path, unless a gallery made

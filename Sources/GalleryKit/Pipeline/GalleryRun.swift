@@ -21,7 +21,8 @@ public final class GalleryRun: Sendable {
     /// even after the feed has handed on its last photo.
     private let work = Locked<Task<Void, Never>?>(nil)
     private let summary = Locked(GalleryRunSummary())
-    let comments = Locked([Int: [Comment]]())
+    /// The comments fetched so far (`--comments`), kept in a file, not in memory.
+    let comments = Locked<CommentSpill?>(nil)
     /// The class of the address the API's listing pages came from (the most public one seen).
     let apiAddressClass = Locked<AddressClass?>(nil)
 
@@ -68,7 +69,13 @@ public final class GalleryRun: Sendable {
             // then renames them there); thumbnails make their own folders.
             try POSIX.makeDirectories(job.folder + "/photos")
             if let layout { try POSIX.makeDirectories(job.folder + "/" + layout.stagingFolder) }
-            journal = try Journal(folder: job.folder, journalPath: layout?.journalPath ?? GalleryNaming.journalPath)
+            let journalPath = layout?.journalPath ?? GalleryNaming.journalPath
+            journal = try Journal(folder: job.folder, journalPath: journalPath)
+            if job.comments {
+                let spill = try CommentSpill(path: job.folder + "/" + (journalPath as NSString).deletingLastPathComponent
+                                                 + "/comments.jsonl")
+                comments.withLock { $0 = spill }
+            }
             // Running again: the shard is not done until this run writes its part.
             if let layout { unlink(job.folder + "/" + layout.summaryPath) }
         } catch { throw .gallery(error) }
@@ -97,17 +104,19 @@ public final class GalleryRun: Sendable {
             s.interrupted = isStopping
             return s
         }
+        // Written from the journal one entry at a time: the gallery is never in memory whole.
+        let spill = comments.withLock { spill in defer { spill = nil }; return spill }
         do {
             try journal.compact()
             if let layout {
                 // An interrupted shard is not done: it leaves no part, and its journal resumes it.
                 if !result.interrupted {
                     try ShardPartWriter(layout: layout, source: job.sourceDescription)
-                        .write(journal.state, comments: comments.withLock { $0 }, run: result, started: started)
+                        .write(journal, comments: { spill?.comments(of: $0) }, run: result, started: started)
                 }
             } else {
                 let writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
-                try writer.write(journal.state, comments: comments.withLock { $0 })
+                try writer.write(journal, comments: { spill?.comments(of: $0) ?? [] })
             }
         } catch { throw .gallery(error) }
         return result

@@ -7,9 +7,9 @@ struct ShardPartWriter {
     var layout: ShardLayout
     var source: String
 
-    /// Writes the part for `state` (the shard's journal state), with `comments` by photo id and the
-    /// counts of the run that finished the shard, started at `started`.
-    func write(_ state: GalleryState, comments: [Int: [Comment]], run: GalleryRunSummary,
+    /// Writes the part for `journal` (the shard's journal, read one entry at a time), with the comments
+    /// of each photo and the counts of the run that finished the shard, started at `started`.
+    func write(_ journal: Journal, comments: (Int) -> [Comment]?, run: GalleryRunSummary,
                started: Date, finished: Date = Date()) throws(GalleryError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -22,10 +22,8 @@ struct ShardPartWriter {
             durationSeconds: (finished.timeIntervalSince(started) * 1000).rounded() / 1000,
             failuresByReason: [:], sourceError: run.sourceError)
         // By page (stable): a journal resumed after the listing changed may have seen pages out of order.
-        let entries = state.orderedEntries.enumerated()
-            .sorted { ($0.element.metadata.page ?? 0, $0.offset) < ($1.element.metadata.page ?? 0, $1.offset) }
-        for (_, entry) in entries {
-            let line = ShardPhoto(entry, comments: comments[entry.metadata.id])
+        try journal.forEachEntry(byPage: true) { entry throws(GalleryError) in
+            let line = ShardPhoto(entry, comments: comments(entry.metadata.id))
             do {
                 try lines.write(Array(try encoder.encode(line)) + [UInt8(ascii: "\n")])
             } catch let error as GalleryError {

@@ -57,8 +57,10 @@ public struct PhotoSelector: Sendable {
     /// Read only this shard's pages (pages p with (p - 1) mod count == index).
     public var shard: ShardSpec
 
-    /// Selected photos in first-seen order.
+    /// Selected photos in first-seen order (kept only while ``keepsSelected``).
     public private(set) var selected: [SelectedPhoto] = []
+    /// Whether ``selected`` keeps every photo; a long run turns it off and keeps only the ids seen.
+    public var keepsSelected = true
     private var seen: Set<Int> = []
     private var lastPage = 0
     private var totalPages: Int?
@@ -95,7 +97,7 @@ public struct PhotoSelector: Sendable {
             } else if let (url, size) = chooseImage(for: photo) {
                 seen.insert(photo.id)
                 let choice = SelectedPhoto(photo: photo, imageURL: url, imageSize: size, page: number)
-                selected.append(choice)
+                if keepsSelected { selected.append(choice) }
                 result.selected.append(choice)
             } else {
                 result.rejected.append(RejectedPhoto(id: photo.id, reason: .noUsableImage))

@@ -76,31 +76,41 @@ public struct GalleryState: Sendable, Hashable {
             // A record before its `seen` can only follow a lost line; keep the fact anyway.
             entries[id] = Entry(metadata: PhotoMetadata(id: id, name: ""))
         }
-        switch record {
-        case let .seen(metadata):
-            entries[id]!.metadata = metadata
-        case let .original(_, file):
-            entries[id]!.original = file
-            entries[id]!.failure = nil
-        case let .thumbnail(_, file):
-            entries[id]!.thumbnails[file.size] = file
-            entries[id]!.failure = nil
-        case let .failed(_, reason):
-            entries[id]!.failure = reason
-        }
+        entries[id]!.apply(record)
     }
 
     /// The shortest record list that rebuilds this state: what compaction writes.
     public var compactedRecords: [JournalRecord] {
-        orderedEntries.flatMap { entry -> [JournalRecord] in
-            let id = entry.metadata.id
-            var records: [JournalRecord] = [.seen(entry.metadata)]
-            if let original = entry.original { records.append(.original(id: id, file: original)) }
-            for size in entry.thumbnails.keys.sorted() {
-                records.append(.thumbnail(id: id, file: entry.thumbnails[size]!))
-            }
-            if let failure = entry.failure { records.append(.failed(id: id, reason: failure)) }
-            return records
+        orderedEntries.flatMap(\.compactedRecords)
+    }
+}
+
+extension GalleryState.Entry {
+    /// Applies one record about this photo; later records win over earlier ones.
+    mutating func apply(_ record: JournalRecord) {
+        switch record {
+        case let .seen(metadata):
+            self.metadata = metadata
+        case let .original(_, file):
+            original = file
+            failure = nil
+        case let .thumbnail(_, file):
+            thumbnails[file.size] = file
+            failure = nil
+        case let .failed(_, reason):
+            failure = reason
         }
+    }
+
+    /// The shortest record list that rebuilds this entry.
+    var compactedRecords: [JournalRecord] {
+        let id = metadata.id
+        var records: [JournalRecord] = [.seen(metadata)]
+        if let original { records.append(.original(id: id, file: original)) }
+        for size in thumbnails.keys.sorted() {
+            records.append(.thumbnail(id: id, file: thumbnails[size]!))
+        }
+        if let failure { records.append(.failed(id: id, reason: failure)) }
+        return records
     }
 }

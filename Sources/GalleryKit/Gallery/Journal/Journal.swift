@@ -10,7 +10,7 @@ import GallerySync
 /// ignores. Opening replays the file, starts a fresh line after a torn one, and compacts
 /// it (an atomic rewrite of the current state) when it has grown past the threshold.
 ///
-/// Safe to use from many tasks: a lock (`Locked`) serialises appends and the in-memory state.
+/// Safe to use from many tasks: a lock (`Locked`) serialises appends and the in-memory index.
 /// One process per gallery folder: a second `Journal` on the same folder fails with
 /// `EWOULDBLOCK` from `flock(2)` on `.fetch-gallery/lock`.
 public final class Journal: Sendable {
@@ -32,16 +32,19 @@ public final class Journal: Sendable {
 
     private struct Storage {
         var fd: Int32
+        /// A read-only descriptor of the same file, for reading entries back.
+        var readFD: Int32
         var size: Int
         var sizeAfterCompaction: Int
-        var state: GalleryState
+        var index: JournalIndex
     }
 
     /// Path of the journal file.
     public let path: String
     /// How the journal writes.
     public let options: Options
-    /// What replay found when the journal was opened.
+    /// What replay found when the journal was opened: records, torn tail, skipped lines. Its `state`
+    /// is left empty: the journal keeps only an index in memory (see ``state`` and ``entry(of:)``).
     public let replay: JournalReplay
     private let lockFD: Int32
     private let storage: Locked<Storage>
@@ -49,6 +52,9 @@ public final class Journal: Sendable {
     /// Opens (or creates) the journal of the gallery at `folder` and replays it. `journalPath`
     /// (relative to `folder`) is where it lives: a shard keeps its own (``ShardLayout``), with
     /// its own lock beside it, so shards of one job run at once in one folder.
+    ///
+    /// Replay reads the file a chunk at a time and keeps, per photo, where its records are (about
+    /// 100 bytes), not the records themselves: memory does not grow with what the photos carry.
     public init(folder: String, journalPath: String = GalleryNaming.journalPath,
                 options: Options = Options()) throws(GalleryError) {
         path = folder + "/" + journalPath
@@ -66,8 +72,10 @@ public final class Journal: Sendable {
         // else can be writing one, so any left here is garbage.
         Self.removeStaleTemporaries(in: directory)
         do throws(GalleryError) {
-            replay = try JournalReplay.read(path: path)
+            let (index, replay) = try Self.scan(path: path)
+            self.replay = replay
             let fd = try POSIX.open(path, O_WRONLY | O_CREAT | O_APPEND)
+            let readFD: Int32
             let size: Int
             do throws(GalleryError) {
                 if replay.needsNewline {
@@ -75,11 +83,12 @@ public final class Journal: Sendable {
                     try POSIX.writeAll(fd, [UInt8(ascii: "\n")], path: path)
                 }
                 size = try POSIX.size(fd, path: path)
+                readFD = try POSIX.open(path, O_RDONLY)
             } catch {
                 _ = Glibc.close(fd)
                 throw error
             }
-            storage = Locked(Storage(fd: fd, size: size, sizeAfterCompaction: 0, state: replay.state))
+            storage = Locked(Storage(fd: fd, readFD: readFD, size: size, sizeAfterCompaction: 0, index: index))
         } catch {
             _ = Glibc.close(lockFD)
             throw error
@@ -90,23 +99,45 @@ public final class Journal: Sendable {
     deinit {
         storage.withLock { storage in
             if storage.fd >= 0 { _ = Glibc.close(storage.fd) }
+            if storage.readFD >= 0 { _ = Glibc.close(storage.readFD) }
         }
         _ = Glibc.close(lockFD)
     }
 
-    /// The state as of the last record appended.
-    ///
-    /// A copy that shares the state's storage until the next append, which then copies every entry:
-    /// per photo, ask for ``entry(of:)`` instead.
+    /// The state as of the last record appended, read back from the file: every entry in memory at
+    /// once, for tests and small galleries. A run reads one entry at a time (``entry(of:)``,
+    /// ``forEachEntry(byPage:_:)``).
     public var state: GalleryState {
-        storage.withLock { $0.state }
+        var state = GalleryState()
+        try? forEachEntry { entry throws(GalleryError) in
+            for record in entry.compactedRecords { state.apply(record) }
+        }
+        return state
     }
 
-    /// What the journal knows about photo `id` as of the last record appended, or nil. Copies one entry,
-    /// so the state's storage stays unshared and the next append changes it in place (reading the whole
-    /// ``state`` for each photo made every append copy all entries: quadratic in the photo count).
+    /// Photos seen so far.
+    public var count: Int {
+        storage.withLock { $0.index.count }
+    }
+
+    /// What the journal knows about photo `id` as of the last record appended, or nil: its records,
+    /// read back from the file and replayed.
     public func entry(of id: Int) -> GalleryState.Entry? {
-        storage.withLock { $0.state.entries[id] }
+        storage.withLock { storage in
+            storage.index.slots[id].map { Self.read(id: id, $0, fd: storage.readFD) }
+        }
+    }
+
+    /// Calls `body` with every photo's entry, in first-seen order or (`byPage`) stably sorted by
+    /// listing page, reading one entry at a time from the file. Appends wait until it returns.
+    public func forEachEntry(byPage: Bool = false,
+                             _ body: (GalleryState.Entry) throws(GalleryError) -> Void) throws(GalleryError) {
+        try withStorage { (storage: inout Storage) throws(GalleryError) in
+            for id in storage.index.ids(byPage: byPage) {
+                guard let slot = storage.index.slots[id] else { continue }
+                try body(Self.read(id: id, slot, fd: storage.readFD))
+            }
+        }
     }
 
     /// Size of the journal file in bytes.
@@ -121,8 +152,8 @@ public final class Journal: Sendable {
             guard storage.fd >= 0 else { throw .system(call: "write", path: path, errno: EBADF) }
             try POSIX.writeAll(storage.fd, line, path: path)
             if options.fsyncEachRecord { try POSIX.fsync(storage.fd, path: path) }
+            storage.index.add(record, at: RecordRef(offset: Int64(storage.size), length: Int32(line.count - 1)))
             storage.size += line.count
-            storage.state.apply(record)
         }
         try compactIfNeeded()
     }
@@ -140,19 +171,72 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Streams the compacted records into a new file (one entry in memory at a time) and renames it
+    /// over the journal; the index then points into the new file.
     private func compact(_ storage: inout Storage) throws(GalleryError) {
-        var bytes: [UInt8] = []
-        for record in storage.state.compactedRecords {
-            bytes += try Self.encodeLine(record, path: path)
+        let file = try StreamedFile(path: path)
+        var index = JournalIndex()
+        for id in storage.index.order {
+            guard let slot = storage.index.slots[id] else { continue }
+            for record in Self.read(id: id, slot, fd: storage.readFD).compactedRecords {
+                let line = try Self.encodeLine(record, path: path)
+                index.add(record, at: RecordRef(offset: Int64(file.size), length: Int32(line.count - 1)))
+                try file.write(line)
+            }
         }
-        try AtomicFile.write(bytes, to: path, durable: options.fsyncEachRecord)
-        // The old descriptor points at the replaced inode; appends must go to the new file,
+        let size = file.size
+        try file.commit(durable: options.fsyncEachRecord)
+        // The old descriptors point at the replaced inode; appends must go to the new file,
         // and if it cannot be opened, to nowhere (they fail) rather than to the old inode.
         _ = Glibc.close(storage.fd)
+        _ = Glibc.close(storage.readFD)
         storage.fd = -1
+        storage.readFD = -1
+        storage.index = index
         storage.fd = try POSIX.open(path, O_WRONLY | O_APPEND)
-        storage.size = bytes.count
-        storage.sizeAfterCompaction = bytes.count
+        storage.readFD = try POSIX.open(path, O_RDONLY)
+        storage.size = size
+        storage.sizeAfterCompaction = size
+    }
+
+    /// The entry of photo `id` from its records in the file (a record that cannot be read back is
+    /// skipped, as replay skips it).
+    private static func read(id: Int, _ slot: JournalIndex.Slot, fd: Int32) -> GalleryState.Entry {
+        var entry = GalleryState.Entry(metadata: PhotoMetadata(id: id, name: ""))
+        let decoder = JSONDecoder()
+        for ref in slot.refs {
+            var bytes = [UInt8](repeating: 0, count: Int(ref.length))
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(ref.offset)) }
+            guard n == Int(ref.length), let record = JournalRecord.decodeLine(bytes, with: decoder) else { continue }
+            entry.apply(record)
+        }
+        return entry
+    }
+
+    /// Reads the journal at `path` a chunk at a time into an index and the replay's counts.
+    private static func scan(path: String) throws(GalleryError) -> (JournalIndex, JournalReplay) {
+        var index = JournalIndex()
+        var records = 0
+        var skipped: [Int] = []
+        var torn = false
+        var lineNumber = 0
+        var endsWithNewline = true
+        let decoder = JSONDecoder()
+        try JournalLineScanner(path: path).forEachLine { line in
+            lineNumber += 1
+            endsWithNewline = line.terminated
+            guard !line.bytes.isEmpty else { return }
+            if let record = JournalRecord.decodeLine(line.bytes, with: decoder) {
+                index.add(record, at: RecordRef(offset: line.offset, length: Int32(clamping: line.bytes.count)))
+                records += 1
+            } else if !line.terminated {
+                torn = true  // only the last piece can lack a newline
+            } else {
+                skipped.append(lineNumber)
+            }
+        }
+        return (index, JournalReplay(records: records, tornTail: torn, skippedLines: skipped,
+                                     needsNewline: !endsWithNewline))
     }
 
     /// Runs `body` under the lock, carrying its typed error out.

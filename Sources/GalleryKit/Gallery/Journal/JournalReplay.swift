@@ -16,6 +16,15 @@ public struct JournalReplay: Sendable, Hashable {
     /// Whether the file ends in the middle of a line, so an appender must start a new one.
     public var needsNewline: Bool
 
+    /// Counts only, with an empty state (what ``Journal`` reports: it keeps no state in memory).
+    init(records: Int, tornTail: Bool, skippedLines: [Int], needsNewline: Bool) {
+        state = GalleryState()
+        self.records = records
+        self.tornTail = tornTail
+        self.skippedLines = skippedLines
+        self.needsNewline = needsNewline
+    }
+
     /// Replays the journal bytes `data`.
     public init(data: Data) {
         let decoder = JSONDecoder()

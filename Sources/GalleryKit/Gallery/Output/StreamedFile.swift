@@ -3,7 +3,7 @@ import Glibc
 
 /// A file written piece by piece and published whole, like ``AtomicFile`` but without holding its
 /// contents in memory: the pieces go to a temporary file beside the target, which replaces the
-/// target by `rename(2)` in ``commit()``. A reader (or a crash) sees the old file or the new one.
+/// target by `rename(2)` in ``commit(onlyIfChanged:durable:)``. A reader (or a crash) sees the old file or the new one.
 final class StreamedFile {
     /// The file being replaced.
     let path: String
@@ -54,10 +54,12 @@ final class StreamedFile {
     }
 
     /// Publishes the file by rename. With `onlyIfChanged`, leaves the target alone (and its
-    /// modification time) when it already holds the same bytes; returns whether it replaced it.
+    /// modification time) when it already holds the same bytes; returns whether it replaced it. With
+    /// `durable`, the file is `fsync`ed before it is published.
     @discardableResult
-    func commit(onlyIfChanged: Bool = false) throws(GalleryError) -> Bool {
+    func commit(onlyIfChanged: Bool = false, durable: Bool = false) throws(GalleryError) -> Bool {
         try flush()
+        if durable { try POSIX.fsync(fd, path: temporary) }
         let written = fd
         fd = -1
         try POSIX.close(written, path: temporary)
