@@ -13,8 +13,12 @@ public struct DemoCatalogue: Sendable {
     public let pageCount: Int
     /// How many source photographs the images are derived from (at least 1).
     public let sourceCount: Int
+    /// Photos of a synthetic catalogue (see ``init(syntheticPhotos:sourceCount:)``); nil for the standard one.
+    public let syntheticCount: Int?
     /// Distinct photos in the feed.
-    public var totalItems: Int { pageCount * Self.defaultPageSize }
+    public var totalItems: Int { syntheticCount ?? pageCount * Self.defaultPageSize }
+    /// Whether this is a synthetic catalogue for scale tests.
+    public var isSynthetic: Bool { syntheticCount != nil }
 
     /// - Parameters:
     ///   - pageCount: how many 50-photo pages to offer (20 gives 1,000 photos for scale tests).
@@ -23,7 +27,28 @@ public struct DemoCatalogue: Sendable {
         precondition(pageCount >= 1 && sourceCount >= 1)
         self.pageCount = pageCount
         self.sourceCount = sourceCount
+        syntheticCount = nil
     }
+
+    /// A synthetic catalogue for scale tests: `count` photos (any number, 100,000 and more), each a
+    /// small JPEG of about 50 kB (0.25 to 0.45 MP) derived from the bundled photographs.
+    ///
+    /// Rendering 100,000 images would take hours, so the images are drawn from
+    /// ``syntheticVariants`` distinct renderings (crops of the sources, each rendered once and
+    /// cached like any demo image); each photo's bytes are its variant's with a JPEG comment naming
+    /// the photo inserted after the start marker, so every photo has bytes (and a SHA-256) of its own
+    /// while decoding costs what the variant's does. Metadata (names, users, ratings) is per photo.
+    public init(syntheticPhotos count: Int, sourceCount: Int) {
+        precondition(count >= 1 && sourceCount >= 1)
+        pageCount = (count + Self.defaultPageSize - 1) / Self.defaultPageSize
+        self.sourceCount = sourceCount
+        syntheticCount = count
+    }
+
+    /// Distinct renderings a synthetic catalogue draws its images from.
+    public static let syntheticVariants = 997
+    /// Ids of the variants' own renderings in the image cache (never listed).
+    static let variantBaseID = 900_000_000
 
     // Ids look like a real site's (large, not 1, 2, 3) yet map back to the ordinal exactly:
     // the jitter is below the stride, so ids are strictly increasing and unique.
@@ -45,11 +70,29 @@ public struct DemoCatalogue: Sendable {
     /// The photo at a feed position (0-based, below ``totalItems``).
     public func photo(ordinal: Int) -> DemoPhoto {
         precondition(ordinal >= 0 && ordinal < totalItems)
-        return DemoPhotoFactory(sourceCount: sourceCount).make(ordinal: ordinal, id: Self.id(ofOrdinal: ordinal))
+        let factory = DemoPhotoFactory(sourceCount: sourceCount)
+        if isSynthetic {
+            return factory.makeSynthetic(ordinal: ordinal, id: Self.id(ofOrdinal: ordinal), variants: Self.syntheticVariants)
+        }
+        return factory.make(ordinal: ordinal, id: Self.id(ofOrdinal: ordinal))
+    }
+
+    /// The rendering a synthetic photo's image comes from (its own id, recipe and size), or nil for
+    /// a photo of the standard catalogue.
+    public func variantPhoto(of photo: DemoPhoto) -> DemoPhoto? {
+        photo.variant.map { DemoPhotoFactory(sourceCount: sourceCount).makeVariant($0) }
     }
 
     /// Every distinct photo in feed order.
     public var allPhotos: [DemoPhoto] { (0..<totalItems).map(photo(ordinal:)) }
+
+    /// What `serve-demo --warm` renders: every photo, or a synthetic catalogue's variants (its photos'
+    /// images are made from them at request time).
+    public var renderings: [DemoPhoto] {
+        guard isSynthetic else { return allPhotos }
+        let factory = DemoPhotoFactory(sourceCount: sourceCount)
+        return (0..<Self.syntheticVariants).map(factory.makeVariant)
+    }
 }
 
 extension DemoCatalogue {

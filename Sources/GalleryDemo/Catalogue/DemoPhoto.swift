@@ -17,6 +17,9 @@ public struct DemoPhoto: Sendable, Hashable {
     public let format: DemoImageFormat
     /// How the image is made; see ``DerivationRecipe``.
     public let recipe: DerivationRecipe
+    /// In a synthetic catalogue, the rendering its image is drawn from (see
+    /// ``DemoCatalogue/init(syntheticPhotos:sourceCount:)``); nil otherwise.
+    public internal(set) var variant: Int? = nil
 
     /// The pixel size of one of the offered sizes.
     public func dimensions(of size: DemoImageSize) -> (width: Int, height: Int) {

@@ -35,6 +35,37 @@ struct DemoPhotoFactory {
         )
     }
 
+    /// A photo of a synthetic catalogue: its own metadata, the size, format and recipe of variant
+    /// `variant % variants` (chosen by its id).
+    func makeSynthetic(ordinal: Int, id: Int, variants: Int) -> DemoPhoto {
+        let own = make(ordinal: ordinal, id: id)
+        var pick = SeededGenerator(id, .source, salt: 0x5CA1E)
+        let variant = Int(pick.next() % UInt64(variants))
+        let look = makeVariant(variant)
+        return DemoPhoto(id: id, ordinal: ordinal, name: own.name, description: own.description, username: own.username,
+                         nsfw: own.nsfw, rating: own.rating, width: look.width, height: look.height, format: look.format,
+                         recipe: look.recipe, variant: variant)
+    }
+
+    /// Variant `index` of a synthetic catalogue: a JPEG of 0.25 to 0.45 MP (about 50 kB) cropped from one
+    /// of the sources, under an id of its own (``DemoCatalogue/variantBaseID`` + index) in the image cache.
+    func makeVariant(_ index: Int) -> DemoPhoto {
+        let id = DemoCatalogue.variantBaseID + index
+        var size = SeededGenerator(id, .size)
+        let aspect = Self.aspects[Int(size.next() % UInt64(Self.aspects.count))].ratio
+        let pixels = (0.25 + 0.2 * size.unit()) * 1_000_000
+        let width = Int((pixels * aspect).squareRoot().rounded())
+        let height = Int((Double(width) / aspect).rounded())
+        var crop = SeededGenerator(id, .crop)
+        var source = SeededGenerator(id, .source)
+        let recipe = DerivationRecipe(sourceIndex: Int(source.next() % UInt64(sourceCount)), cropScale: 0.5 + 0.5 * crop.unit(),
+                                      cropOffsetX: crop.unit(), cropOffsetY: crop.unit(), quality: 80 + Int(crop.next() % 10))
+        var format = SeededGenerator(id, .format)
+        return DemoPhoto(id: id, ordinal: index, name: "variant \(index)", description: "", username: "", nsfw: false,
+                         rating: 0, width: width, height: height,
+                         format: format.unit() < 0.3 ? .progressiveJPEG : .baselineJPEG, recipe: recipe)
+    }
+
     private static func format(_ id: Int) -> DemoImageFormat {
         var generator = SeededGenerator(id, .format)
         let roll = generator.unit()

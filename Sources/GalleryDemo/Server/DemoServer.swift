@@ -37,7 +37,8 @@ public final class DemoServer: Sendable {
     /// The one line a command prints when it starts the server: the base URL first (so scripts
     /// can cut it out), then what is served and where the cache is.
     public var notice: String {
-        "\(baseURL) demo catalogue: \(catalogue.pageCount) pages x \(DemoCatalogue.defaultPageSize) photos at "
+        "\(baseURL) \(catalogue.isSynthetic ? "synthetic catalogue of \(catalogue.totalItems) photos" : "demo catalogue"): "
+            + "\(catalogue.pageCount) pages x \(DemoCatalogue.defaultPageSize) photos at "
             + "\(baseURL)/photos?feature=popular&page=1&rpp=\(DemoCatalogue.defaultPageSize) (cache \(store.folder.path))"
     }
 
@@ -46,7 +47,8 @@ public final class DemoServer: Sendable {
     public static func start(_ configuration: DemoServerConfiguration = .init()) async throws(DemoError) -> DemoServer {
         let sources: DemoSourcePhotos
         if let given = configuration.sources { sources = given } else { sources = try DemoSourcePhotos.bundled() }
-        let catalogue = DemoCatalogue(pageCount: configuration.pageCount, sourceCount: sources.files.count)
+        let catalogue = configuration.syntheticPhotos.map { DemoCatalogue(syntheticPhotos: $0, sourceCount: sources.files.count) }
+            ?? DemoCatalogue(pageCount: configuration.pageCount, sourceCount: sources.files.count)
         let renderer = configuration.renderer ?? DemoImageRenderer(sources: sources)
         let store = DemoImageStore(
             folder: DemoCacheLocation.folder(root: configuration.cacheRoot, sources: sources),

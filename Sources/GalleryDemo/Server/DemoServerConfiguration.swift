@@ -9,6 +9,9 @@ public struct DemoServerConfiguration: Sendable {
     public var port = 0
     /// Pages of 50 photos to offer.
     public var pageCount = 20
+    /// Serve a synthetic catalogue of this many small photos instead (scale tests; see
+    /// ``DemoCatalogue/init(syntheticPhotos:sourceCount:)``); `pageCount` is then ignored.
+    public var syntheticPhotos: Int?
     /// The source photographs; `nil` means ``DemoSourcePhotos/bundled()``.
     public var sources: DemoSourcePhotos?
     /// Root of the derived-image cache (a version-stamped folder is made inside).

@@ -54,6 +54,10 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(name: .customLong("include-nsfw"), help: "Keep photos the API marks NSFW (left out by default).")
     var includeNSFW = false
 
+    @Option(name: .customLong("demo-synthetic"),
+            help: ArgumentHelp("With no --api: serve the built-in demo as a synthetic catalogue of N small photos (see serve-demo --synthetic).", valueName: "N"))
+    var demoSynthetic: Int?
+
     @Flag(help: "Fetch each photo's comments for its page.")
     var comments = false
 
@@ -95,6 +99,10 @@ struct GalleryCommand: AsyncParsableCommand {
             else { throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1") }
         }
         guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        if let demoSynthetic {
+            guard api == nil, urls == nil else { throw ValidationError("--demo-synthetic is for the built-in demo: drop --api/--urls") }
+            guard (1...10_000_000).contains(demoSynthetic) else { throw ValidationError("--demo-synthetic must be 1...10000000") }
+        }
         guard size >= 1, workers >= 1, maxPixels >= 1 else {
             throw ValidationError("--size, --workers and --max-pixels must be positive")
         }
@@ -116,7 +124,9 @@ struct GalleryCommand: AsyncParsableCommand {
         } else if let api {
             source = .api(base: URL(string: api)!, consumerKey: consumerKey)
         } else {
-            do { demo = try await DemoServer.start() } catch {
+            var configuration = DemoServerConfiguration()
+            configuration.syntheticPhotos = demoSynthetic
+            do { demo = try await DemoServer.start(configuration) } catch {
                 StandardError.line("fetch-gallery: cannot start the demo catalogue: \(error)")
                 throw ExitCode(3)
             }

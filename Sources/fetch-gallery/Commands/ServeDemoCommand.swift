@@ -17,6 +17,9 @@ struct ServeDemoCommand: AsyncParsableCommand {
     @Option(help: "Pages of 50 photos to offer.")
     var pages = 20
 
+    @Option(help: ArgumentHelp("Serve a synthetic catalogue of N small photos (~50 kB JPEGs derived from the bundled photographs) instead, for scale tests (up to 10,000,000).", valueName: "N"))
+    var synthetic: Int?
+
     @Flag(help: "Render every image of every page before serving, instead of on first request.")
     var warm = false
 
@@ -26,12 +29,14 @@ struct ServeDemoCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard (1...200).contains(pages) else { throw ValidationError("--pages must be 1...200") }
+        if let synthetic, !(1...10_000_000).contains(synthetic) { throw ValidationError("--synthetic must be 1...10000000") }
     }
 
     func run() async throws {
         var configuration = DemoServerConfiguration()
         configuration.port = port
         configuration.pageCount = pages
+        configuration.syntheticPhotos = synthetic
         if let cacheDir { configuration.cacheRoot = URL(fileURLWithPath: cacheDir) }
         // Ignore the default handlers before anything can arrive; the sources below take over. While
         // rendering (--warm) a stop cannot wait for the renders, which take minutes: quit at once. Each
@@ -52,7 +57,7 @@ struct ServeDemoCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if warm {
-            let photos = server.catalogue.allPhotos
+            let photos = server.catalogue.renderings
             StandardError.line("Rendering \(photos.count) photos x \(DemoImageSize.allCases.count) sizes into \(server.store.folder.path) ...")
             let started = Date()
             warming.set(true)
