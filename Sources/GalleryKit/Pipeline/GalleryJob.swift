@@ -9,6 +9,8 @@ public struct GalleryJob: Sendable {
         case api(base: URL, consumerKey: String?)
         /// A plain list of image URLs (the text of a file, one URL per line).
         case urlList(text: String, name: String)
+        /// A plan file made by ``GalleryRun/plan()`` (the listing read once), and the source it records.
+        case plan(path: String, source: String)
     }
 
     /// Where the photos come from.
@@ -66,6 +68,7 @@ public struct GalleryJob: Sendable {
         switch source {
         case .api(let base, _): base.absoluteString
         case .urlList(_, let name): name
+        case .plan(_, let source): source
         }
     }
 }

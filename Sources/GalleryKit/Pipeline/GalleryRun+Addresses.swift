@@ -10,11 +10,12 @@ extension GalleryRun {
     var imageAddressPolicy: AddressPolicy {
         if job.allowPrivateAddresses { return .unrestricted }
         switch job.source {
-        case .urlList:
+        case .urlList, .plan(_, _) where apiAddressClass.withLock({ $0 }) == nil:
+            // A plan of a URL list records no listing address: its URLs were named by the user.
             return AddressPolicy(.atMostAsPrivateAsOrigin,
                                  explanation: "a listed URL may not redirect to a more private address than its own "
                                     + "host's; \(job.privateAddressesHint)")
-        case .api:
+        case .api, .plan:
             // Photos are only handed on after a page arrived, so the class is known; fail closed if not.
             let api = apiAddressClass.withLock { $0 } ?? .publicInternet
             return AddressPolicy(.atMostAsPrivateAs(api),
@@ -29,6 +30,7 @@ extension GalleryRun {
         apiAddressClass.withLock { current in
             if let known = current?.privacy, known <= privacy { return }
             current = kind
+            apiAddress.withLock { $0 = text }
         }
     }
 }

@@ -3,13 +3,15 @@ import Foundation
 extension GalleryRun {
     /// Hands selected photos on, page by page, fetching the next page while this one's photos are
     /// taken; each photo waits for a permit, so the feed never runs far ahead of the downloads.
-    func feed(into feed: AsyncStream<SelectedPhoto>.Continuation, journal: Journal) async {
+    func feed(into feed: AsyncStream<SelectedPhoto>.Continuation, journal: Journal?) async {
         defer { feed.finish() }
         switch job.source {
         case .urlList(let text, let name):
             await feedURLList(text, name: name, into: feed, journal: journal)
         case .api(let base, let key):
             await feedPages(base: base, key: key, into: feed, journal: journal)
+        case .plan(let path, _):
+            await feedPlan(path, into: feed, journal: journal)
         }
     }
 
@@ -19,7 +21,7 @@ extension GalleryRun {
     static let pagesAhead = 3
 
     private func feedPages(base: URL, key: String?, into feed: AsyncStream<SelectedPhoto>.Continuation,
-                           journal: Journal) async {
+                           journal: Journal?) async {
         let shard = job.shard ?? .whole
         var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize,
                                      shard: shard)
@@ -78,7 +80,7 @@ extension GalleryRun {
     /// A listed photo whose image URLs are none of them http(s) (`file:///etc/passwd`, `javascript:`...)
     /// cannot be fetched: it goes in the manifest as failed, naming what it offered, rather than vanishing.
     /// (NSFW photos and duplicates are left out on purpose and are not failures.)
-    private func failUnusable(_ selection: PageSelection, of page: PhotoPage, number: Int, journal: Journal) {
+    private func failUnusable(_ selection: PageSelection, of page: PhotoPage, number: Int, journal: Journal?) {
         for rejected in selection.rejected where rejected.reason == .noUsableImage {
             guard let photo = page.photos.first(where: { $0.id == rejected.id }) else { continue }
             let offered = photo.images.map(\.url) + (photo.imageURL.map { [$0] } ?? [])
@@ -86,8 +88,8 @@ extension GalleryRun {
             let metadata = PhotoMetadata(id: photo.id, name: photo.name,
                                          photographer: photo.user.map { $0.fullname?.isEmpty == false ? $0.fullname! : $0.username },
                                          rating: photo.rating, description: photo.description, page: number)
-            try? journal.append(.seen(metadata))
-            try? journal.append(.failed(id: photo.id, reason: error.description))
+            try? journal?.append(.seen(metadata))
+            try? journal?.append(.failed(id: photo.id, reason: error.description))
             count { $0.photosFailed += 1 }
             emit(.photoFailed(id: photo.id, name: photo.name, url: offered.first ?? "", reason: error.description))
         }
@@ -97,11 +99,11 @@ extension GalleryRun {
     /// journaled as seen here, in listing order, so the gallery keeps the API's order (the photo
     /// tasks start concurrently, and their own `seen` records would land in scheduling order).
     func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation,
-                      journal: Journal) async {
+                      journal: Journal?) async {
         for photo in photos {
             guard await permits.acquire(), !isStopping else { return }
             // A failure here is not lost: the photo task journals `seen` again and reports the error.
-            try? journal.append(.seen(PhotoMetadata(photo)))
+            try? journal?.append(.seen(PhotoMetadata(photo)))
             count { $0.photosQueued += 1 }
             emit(.photoQueued(id: photo.photo.id, name: photo.photo.name))
             feed.yield(photo)

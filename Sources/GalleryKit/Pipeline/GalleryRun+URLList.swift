@@ -7,7 +7,7 @@ extension GalleryRun {
     /// the second hands the photos on. Each line is a "page" of its own (line + 1), which orders the
     /// photos when shards are merged.
     func feedURLList(_ text: String, name: String, into feed: AsyncStream<SelectedPhoto>.Continuation,
-                     journal: Journal) async {
+                     journal: Journal?) async {
         let shard = job.shard ?? .whole
         var ids: Set<Int> = []
         var rejected: [String] = []

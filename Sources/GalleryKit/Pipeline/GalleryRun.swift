@@ -20,11 +20,13 @@ public final class GalleryRun: Sendable {
     /// The photo work of the running ``run()``, so that a stop can cancel the downloads under way
     /// even after the feed has handed on its last photo.
     private let work = Locked<Task<Void, Never>?>(nil)
-    private let summary = Locked(GalleryRunSummary())
+    let summary = Locked(GalleryRunSummary())
     /// The comments fetched so far (`--comments`), kept in a file, not in memory.
     let comments = Locked<CommentSpill?>(nil)
     /// The class of the address the API's listing pages came from (the most public one seen).
     let apiAddressClass = Locked<AddressClass?>(nil)
+    /// The address of that class (recorded in a plan, so a run from it applies the same rule).
+    let apiAddress = Locked<String?>(nil)
 
     /// A run of `job`, not started yet (see ``run()``).
     ///

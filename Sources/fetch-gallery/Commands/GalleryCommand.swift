@@ -54,6 +54,10 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(name: .customLong("include-nsfw"), help: "Keep photos the API marks NSFW (left out by default).")
     var includeNSFW = false
 
+    @Flag(name: .customLong("from-plan"),
+          help: "Fetch the photos of OUT/plan.jsonl (made by 'fetch-gallery plan'); with --shard, its lines i with i mod N = K.")
+    var fromPlan = false
+
     @Option(name: .customLong("demo-synthetic"),
             help: ArgumentHelp("With no --api: serve the built-in demo as a synthetic catalogue of N small photos (see serve-demo --synthetic).", valueName: "N"))
     var demoSynthetic: Int?
@@ -99,6 +103,9 @@ struct GalleryCommand: AsyncParsableCommand {
             else { throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1") }
         }
         guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        if fromPlan, api != nil || urls != nil || demoSynthetic != nil {
+            throw ValidationError("--from-plan reads OUT/plan.jsonl: drop --api/--urls/--demo-synthetic")
+        }
         if let demoSynthetic {
             guard api == nil, urls == nil else { throw ValidationError("--demo-synthetic is for the built-in demo: drop --api/--urls") }
             guard (1...10_000_000).contains(demoSynthetic) else { throw ValidationError("--demo-synthetic must be 1...10000000") }
@@ -115,7 +122,13 @@ struct GalleryCommand: AsyncParsableCommand {
         let shard = try shards.resolve(environment: ProcessInfo.processInfo.environment)
         var demo: DemoServer?
         let source: GalleryJob.Source
-        if let urls {
+        if fromPlan {
+            let path = PlanFile.path(in: out)
+            do { source = .plan(path: path, source: try PlanFile.header(at: path).source) } catch {
+                StandardError.line("fetch-gallery: \(error)")
+                throw ExitCode(3)
+            }
+        } else if let urls {
             guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
                 StandardError.line("fetch-gallery: cannot read the URL list \(urls)")
                 throw ExitCode(3)

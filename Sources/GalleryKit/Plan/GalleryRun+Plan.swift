@@ -1,0 +1,104 @@
+import Foundation
+
+extension GalleryRun {
+    /// `fetch-gallery plan`: reads the job's listing once (all of it, whatever ``GalleryJob/shard``)
+    /// through the same feed a run reads, and writes `plan.jsonl` in the gallery folder
+    /// (``PlanFile``), streamed to a temporary file and published by rename; downloads no photo.
+    ///
+    /// A listing that could not be read whole (its first page, or any later page, failed; or the plan
+    /// was stopped) leaves the previous plan in place: the summary says why. Planning again over the
+    /// same listing writes the same bytes (and leaves the file untouched).
+    public func plan() async throws(PipelineError) -> GalleryRunSummary {
+        let path = PlanFile.path(in: job.folder)
+        let file: StreamedFile
+        do {
+            try POSIX.makeDirectories(job.folder)
+            file = try StreamedFile(path: path)
+            try file.write(try Self.planLine(PlanFile.HeaderLine(plan: .init(source: job.sourceDescription,
+                                                                                  version: PlanFile.version))))
+        } catch { throw .gallery(error) }
+        let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
+        let feeding = Task { await self.feed(into: feed, journal: nil) }
+        var written = 0
+        var failure: GalleryError?
+        for await photo in photos {
+            if failure == nil {
+                do { try file.write(try Self.planLine(PlannedPhoto(photo))) } catch {
+                    failure = error
+                    requestStop()
+                }
+                written += 1
+            }
+            await permits.release()
+        }
+        await feeding.value
+        if let failure { throw .gallery(failure) }
+        var result = summary.withLock { $0 }
+        guard result.sourceError == nil, result.pagesFailed == 0, !isStopping else {
+            file.abandon()
+            result.interrupted = isStopping
+            return result
+        }
+        do {
+            let end = PlanFile.End(photos: written, listingAddress: apiAddress.withLock { $0 })
+            try file.write(try Self.planLine(PlanFile.EndLine(end: end)))
+            try file.commit(onlyIfChanged: true)
+        } catch { throw .gallery(error) }
+        return result
+    }
+
+    /// The plan's photos (lines i with i mod N == K of a shard): the whole file is read and checked
+    /// first, so a damaged plan stops the run before anything is fetched, naming the file and line.
+    func feedPlan(_ path: String, into feed: AsyncStream<SelectedPhoto>.Continuation, journal: Journal?) async {
+        let shard = job.shard ?? .whole
+        var owned = 0
+        do throws(PlanError) {
+            let reader = try PlanReader(path: path)
+            var index = 0
+            while let planned = try reader.next() {
+                guard PhotoSelector.webURL(planned.imageURL) != nil else {
+                    throw PlanError.badLine(path: path, line: reader.line, reason: "image_url is not an absolute http(s) URL")
+                }
+                if shard.owns(line: index) { owned += 1 }
+                index += 1
+            }
+            if let address = reader.end?.listingAddress { noteAPIAddress(address) }
+        } catch {
+            count { $0.sourceError = error.description }
+            return
+        }
+        emit(.pageFetched(page: 1, totalPages: 1, added: owned, skippedItems: []))
+        count { $0.pagesFetched = 1 }
+        var batch: [SelectedPhoto] = []
+        do throws(PlanError) {
+            let reader = try PlanReader(path: path)
+            var index = 0
+            while !isStopping {
+                defer { index += 1 }
+                if !shard.owns(line: index) {
+                    if try reader.skip() { continue } else { break }
+                }
+                guard let planned = try reader.next() else { break }
+                // The line number orders the photos when shards are merged (each line belongs to one shard).
+                batch.append(SelectedPhoto(photo: planned.photo, imageURL: PhotoSelector.webURL(planned.imageURL)!,
+                                           imageSize: planned.imageSize, page: index + 1))
+                if batch.count == 100 {
+                    await hand(batch, to: feed, journal: journal)
+                    batch = []
+                }
+            }
+        } catch {
+            // Checked whole a moment ago: only a plan replaced or damaged during the run gets here.
+            count { $0.sourceError = error.description }
+        }
+        await hand(batch, to: feed, journal: journal)
+    }
+
+    private static func planLine(_ value: some Encodable) throws(GalleryError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do { return Array(try encoder.encode(value)) + [UInt8(ascii: "\n")] } catch {
+            throw .encoding(path: PlanFile.name, reason: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `fetch-gallery plan`: the listing read once into OUT/plan.jsonl, for `run --from-plan` workers.
+struct PlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Read a source's listing once into OUT/plan.jsonl, for 'run --from-plan' (and its shards).",
+        discussion: """
+            Writes one selected photo per line (with its metadata and the image URL chosen), in listing \
+            order, and downloads no photo. Then 'fetch-gallery run --out OUT --from-plan --shard K/N' \
+            (or --shard-from-env) does the photos on lines i with i mod N = K, and 'fetch-gallery merge OUT' \
+            joins the shards. For listings that cannot be split by page (cursor listings), and to read a \
+            listing once instead of once per shard. Planning again over the same listing writes the same file.
+
+            Exit status: 0 the plan is written; 1 a listing page failed (the previous plan, if any, is kept); \
+            2 usage error; 3 the source could not be read at all; 130 interrupted.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API.", valueName: "url"))
+    var api: String?
+
+    @Option(name: .customLong("consumer-key"), help: "API consumer key, sent as the consumer_key query parameter.")
+    var consumerKey: String?
+
+    @Option(help: ArgumentHelp("A file of image URLs, one per line, instead of an API.", valueName: "file"))
+    var urls: String?
+
+    @Option(help: "Listing pages to read (50 photos each); stops early at the API's last page.")
+    var pages = 5
+
+    @Option(name: .shortAndLong, help: "The gallery folder the plan is written into (created if missing).")
+    var out = "gallery"
+
+    @Option(name: .customLong("image-size"), help: "Choose this image size when the API offers it, instead of the largest.")
+    var imageSize: Int?
+
+    @Flag(name: .customLong("include-nsfw"), help: "Keep photos the API marks NSFW (left out by default).")
+    var includeNSFW = false
+
+    @OptionGroup var transfer: TransferOptions
+
+    @Flag(name: .shortAndLong, help: "Print errors only.")
+    var quiet = false
+
+    func validate() throws {
+        guard (api == nil) != (urls == nil) else { throw ValidationError("give --api URL or --urls FILE") }
+        if let api, URL(string: api)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
+            throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1")
+        }
+        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+    }
+
+    func run() async throws {
+        let source: GalleryJob.Source
+        if let urls {
+            guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
+                StandardError.line("fetch-gallery plan: cannot read the URL list \(urls)")
+                throw ExitCode(3)
+            }
+            source = .urlList(text: text, name: urls)
+        } else {
+            source = .api(base: URL(string: api!)!, consumerKey: consumerKey)
+        }
+        var job = GalleryJob(source: source, folder: out)
+        job.pages = pages
+        job.imageSize = imageSize
+        job.includeNSFW = includeNSFW
+        let engine = TransferEngine(configuration: transfer.configuration(observers: []))
+        let planner = GalleryRun(job: job, engine: engine)
+        let interrupts = Interrupts { _ in planner.requestStop() }
+        let summary: GalleryRunSummary
+        do { summary = try await planner.plan() } catch {
+            StandardError.line("fetch-gallery plan: \(error)")
+            throw ExitCode(1)
+        }
+        engine.shutdown()
+        withExtendedLifetime(interrupts) {}
+        if summary.interrupted { throw ExitCode(130) }
+        if let problem = summary.sourceError {
+            StandardError.line("fetch-gallery plan: the source could not be read: \(GalleryReport.oneLine(problem, limit: 2000))")
+            throw ExitCode(3)
+        }
+        if summary.pagesFailed > 0 {
+            StandardError.line("fetch-gallery plan: \(summary.pagesFailed) listing pages failed; no plan written "
+                + "(\(PlanFile.path(in: out)) is unchanged): run it again")
+            throw ExitCode(1)
+        }
+        if !quiet {
+            StandardError.line("Plan: \(PlanFile.path(in: out)) (\(summary.photosQueued) photos from \(summary.pagesFetched) pages); "
+                + "next: fetch-gallery run --out \(out) --from-plan [--shard K/N]")
+        }
+    }
+}
