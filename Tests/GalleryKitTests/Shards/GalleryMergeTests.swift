@@ -16,15 +16,15 @@ import Testing
 
     /// Writes shard `index` of `count`'s part from `entries` (in the order given).
     static func writePart(_ folder: String, _ index: Int, of count: Int, _ entries: [GalleryState.Entry]) throws {
-        var state = GalleryState()
-        for entry in entries {
-            state.apply(.seen(entry.metadata))
-            if let original = entry.original { state.apply(.original(id: entry.metadata.id, file: original)) }
-            for thumbnail in entry.thumbnails.values { state.apply(.thumbnail(id: entry.metadata.id, file: thumbnail)) }
-            if let failure = entry.failure { state.apply(.failed(id: entry.metadata.id, reason: failure)) }
-        }
         let layout = ShardLayout(folder: folder, shard: try ShardSpec(index: index, count: count))
-        try ShardPartWriter(layout: layout, source: "http://api").write(state, comments: [:], run: GalleryRunSummary(), started: Date())
+        let journal = try Journal(folder: folder, journalPath: layout.journalPath)
+        for entry in entries {
+            try journal.append(.seen(entry.metadata))
+            if let original = entry.original { try journal.append(.original(id: entry.metadata.id, file: original)) }
+            for thumbnail in entry.thumbnails.values { try journal.append(.thumbnail(id: entry.metadata.id, file: thumbnail)) }
+            if let failure = entry.failure { try journal.append(.failed(id: entry.metadata.id, reason: failure)) }
+        }
+        try ShardPartWriter(layout: layout, source: "http://api").write(journal, comments: { _ in nil }, run: GalleryRunSummary(), started: Date())
     }
 
     @Test func mergeKeepsListingOrderAndWritesEachPhotoOnce() throws {
