@@ -52,6 +52,29 @@ import Testing
         try ShardCLIKit.expectSameGallery(dir.file("one"), whole)
     }
 
+    @Test func planShardsFromSlurmAndKubernetesEnvironment() async throws {
+        let api = try GalleryCLIKit(pages: 3, perPage: 3)
+        let dir = try TempDirectory()
+        let out = dir.file("g")
+        #expect(try Self.plan(api, pages: 3, out: out).exitCode == 0)
+        let args = ["--out", out, "--from-plan", "--shard-from-env"] + ShardCLIKit.fast
+        // Shard 0 as a Slurm array task, shard 1 as a Kubernetes Indexed Job pod.
+        let slurm = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "0",
+                     "SLURM_ARRAY_TASK_MAX": "1", "SLURM_ARRAY_TASK_STEP": "1"]
+        let task = try ProcessRunner.run(GalleryCLIKit.binary, args, environment: slurm, timeout: 60)
+        #expect(task.exitCode == 0, "stderr: \(task.stderrText)")
+        let pod = try ProcessRunner.run(GalleryCLIKit.binary, args + ["--shards", "2"], environment: ["JOB_COMPLETION_INDEX": "1"],
+                                        timeout: 60)
+        #expect(pod.exitCode == 0, "stderr: \(pod.stderrText)")
+        for k in 0..<2 {
+            let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/shards/\(k)-of-2.summary.json"))) as? [String: Any]
+            #expect(summary?["photos"] as? Int == (k == 0 ? 5 : 4))
+        }
+        let merged = try ShardCLIKit.merge(out)
+        #expect(merged.exitCode == 0, "stderr: \(merged.stderrText)")
+        #expect(try GalleryCLIKit.manifestPhotos(out).map { $0["id"] as? Int } == api.allIDs)
+    }
+
     @Test func planningAgainWritesTheSameFile() async throws {
         let api = try GalleryCLIKit(pages: 3, perPage: 4)
         let dir = try TempDirectory()
