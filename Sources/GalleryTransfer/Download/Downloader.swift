@@ -63,6 +63,9 @@ extension TransferEngine {
             case .resumeRejected:
                 sink.discard()
                 return .again(error)
+            case .notAnImage:
+                // A page where an image was expected: nothing of it is worth resuming; ask again from scratch.
+                if sink.decision != nil { sink.discard() }
             case _ where error.isRetryable && sink.decision != nil:
                 // Cut body, stall, connection reset: keep the bytes and continue with Range next time.
                 sink.keepForResume()

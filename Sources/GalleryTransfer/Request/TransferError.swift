@@ -34,7 +34,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case unacceptableContentType(String?)
         /// The body (after Content-Encoding decoding) or its declared Content-Length exceeds the cap.
         case bodyTooLarge(limit: Int64, declared: Int64?)
-        /// The caller expected an image but the first bytes are not JPEG, PNG, GIF or WebP.
+        /// The caller expected an image but the first bytes are not JPEG, PNG, GIF or WebP; `prefix` says
+        /// what they are instead (`HTML text ("<!DOCTYPE ht")`). Retried: a captive portal or a login wall
+        /// may let the next attempt through.
         case notAnImage(prefix: String)
         /// The response could not be decoded as the requested type.
         case decodingFailed(String)
@@ -69,10 +71,11 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         self.curlMessage = curlMessage
     }
 
-    /// Whether another attempt may succeed (connection trouble, cut bodies, timeouts, 408/429/5xx gateways).
+    /// Whether another attempt may succeed (connection trouble, cut bodies, timeouts, 408/429/5xx gateways,
+    /// a page where an image was expected).
     public var isRetryable: Bool {
         switch reason {
-        case .connectionFailed, .timedOut, .tooSlow, .truncatedBody, .network: return true
+        case .connectionFailed, .timedOut, .tooSlow, .truncatedBody, .network, .notAnImage: return true
         case .httpStatus(let s): return RetryPolicy.retryableStatuses.contains(s)
         default: return false
         }
@@ -107,7 +110,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .unacceptableContentType(let t): return "unacceptable content type \(t ?? "(none)")"
         case .bodyTooLarge(let limit, let declared):
             return "body larger than the \(limit)-byte cap" + (declared.map { " (declared \($0))" } ?? "")
-        case .notAnImage(let p): return "not an image (starts with \(p))"
+        case .notAnImage(let p): return "not an image: the body is \(p)"
         case .decodingFailed(let m): return "decoding failed: \(m)"
         case .fileSystem(let path, let m): return "file error on \(path): \(m)"
         case .resumeRejected(let why): return "resume rejected: \(why)"
