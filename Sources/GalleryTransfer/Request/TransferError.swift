@@ -104,7 +104,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .truncatedBody(let r, let e):
             return "body cut short: \(r) bytes" + (e.map { " of \($0)" } ?? "")
         case .invalidResponse(let why): return "invalid response: \(why)"
-        case .tlsVerificationFailed: return "TLS certificate not verified"
+        case .tlsVerificationFailed: return "TLS certificate not verified" + (tlsCause.map { ": " + $0 } ?? "")
         case .network(let code): return "network error (curl code \(code))"
         case .httpStatus(let s): return "HTTP \(s)"
         case .unacceptableContentType(let t): return "unacceptable content type \(t ?? "(none)")"
@@ -117,5 +117,23 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .cancelled: return "cancelled"
         case .engineStopped: return "engine stopped"
         }
+    }
+}
+
+extension TransferError {
+    /// Which check a TLS certificate failed, read from libcurl's message (OpenSSL's wording), so the line a
+    /// user sees says what to fix: nil when the message names none of them.
+    var tlsCause: String? {
+        guard let message = curlMessage?.lowercased() else { return nil }
+        if message.contains("expired") { return "the server's certificate has expired" }
+        if message.contains("not yet valid") { return "the server's certificate is not valid yet" }
+        if message.contains("subject name") || message.contains("does not match") || message.contains("host name") {
+            return "the certificate is not for this host name"
+        }
+        if message.contains("self-signed") || message.contains("self signed") || message.contains("issuer")
+            || message.contains("unknown ca") {
+            return "the certificate is not signed by a trusted CA"
+        }
+        return nil
     }
 }
