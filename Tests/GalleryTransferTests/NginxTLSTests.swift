@@ -75,73 +75,77 @@ import Testing
     /// nginx ends each HTTP/2 connection after 4 streams (GOAWAY): 30 downloads spread over new connections,
     /// every one byte-exact.
     @Test func connectionsEndedAfterAFewStreamsCostNoPhoto() async throws {
-        let ca = try TestCertificateAuthority()
-        let root = try TempDirectory()
-        var bodies: [String: [UInt8]] = [:]
-        for i in 0..<30 {
-            let b = Kit.jpeg(30_000 + i * 4001, seed: UInt64(i + 700))
-            try root.write(b, to: "g\(i).jpg")
-            bodies["g\(i).jpg"] = b
+        try await Kit.offPool {
+            let ca = try TestCertificateAuthority()
+            let root = try TempDirectory()
+            var bodies: [String: [UInt8]] = [:]
+            for i in 0..<30 {
+                let b = Kit.jpeg(30_000 + i * 4001, seed: UInt64(i + 700))
+                try root.write(b, to: "g\(i).jpg")
+                bodies["g\(i).jpg"] = b
+            }
+            let nginx = try NginxServer(root: root.path, extraServerDirectives: "keepalive_requests 4;",
+                                        certificate: try ca.issue())
+            let engine = Kit.engine { $0.caCertificatesPath = ca.certificatePath }
+            let dir = try TempDirectory()
+            let failures = FailureList()
+            await engine.downloadAll(bodies.keys.sorted().map {
+                DownloadRequest(url: nginx.url("/" + $0), destination: dir.file($0), expectImage: true)
+            }) { if let e = $0.error { failures.add(e) } }
+            #expect(failures.all.isEmpty, "\(failures.all)")
+            for (name, body) in bodies { #expect(Kit.read(dir.file(name)) == body, "\(name)") }
+            let log = nginx.accessLog().filter { $0.status == 200 }
+            #expect(log.count >= 30)
+            #expect(Set(log.map(\.serverProtocol)) == ["HTTP/2.0"])
+            #expect(log.map(\.connectionRequests).max() ?? 99 <= 4)
+            #expect(Set(log.map(\.connection)).count >= 8, "connections: \(Set(log.map(\.connection)).count)")
         }
-        let nginx = try NginxServer(root: root.path, extraServerDirectives: "keepalive_requests 4;",
-                                    certificate: try ca.issue())
-        let engine = Kit.engine { $0.caCertificatesPath = ca.certificatePath }
-        let dir = try TempDirectory()
-        let failures = FailureList()
-        await engine.downloadAll(bodies.keys.sorted().map {
-            DownloadRequest(url: nginx.url("/" + $0), destination: dir.file($0), expectImage: true)
-        }) { if let e = $0.error { failures.add(e) } }
-        #expect(failures.all.isEmpty, "\(failures.all)")
-        for (name, body) in bodies { #expect(Kit.read(dir.file(name)) == body, "\(name)") }
-        let log = nginx.accessLog().filter { $0.status == 200 }
-        #expect(log.count >= 30)
-        #expect(Set(log.map(\.serverProtocol)) == ["HTTP/2.0"])
-        #expect(log.map(\.connectionRequests).max() ?? 99 <= 4)
-        #expect(Set(log.map(\.connection)).count >= 8, "connections: \(Set(log.map(\.connection)).count)")
     }
 
     /// nginx stops while six downloads stream over its one HTTP/2 connection and comes back on the same
     /// port: the engine retries, resumes each from its part file with Range + If-Range, and loses nothing.
     @Test func aRestartMidTransferCostsNoPhotoAndResumes() async throws {
-        let ca = try TestCertificateAuthority()
-        let certificate = try ca.issue()
-        let root = try TempDirectory()
-        var bodies: [String: [UInt8]] = [:]
-        for i in 0..<6 {
-            let b = Kit.jpeg(1_200_000 + i * 1000, seed: UInt64(i + 900))
-            try root.write(b, to: "r\(i).jpg")
-            bodies["r\(i).jpg"] = b
+        try await Kit.offPool {
+            let ca = try TestCertificateAuthority()
+            let certificate = try ca.issue()
+            let root = try TempDirectory()
+            var bodies: [String: [UInt8]] = [:]
+            for i in 0..<6 {
+                let b = Kit.jpeg(1_200_000 + i * 1000, seed: UInt64(i + 900))
+                try root.write(b, to: "r\(i).jpg")
+                bodies["r\(i).jpg"] = b
+            }
+            let slow = "limit_rate 400k;"
+            let first = try NginxServer(root: root.path, extraServerDirectives: slow, certificate: certificate)
+            let engine = Kit.engine {
+                $0.caCertificatesPath = ca.certificatePath
+                $0.retry = RetryPolicy(maxAttempts: 10, baseBackoff: 0.2, maxBackoff: 1, maxRetryAfter: 3)
+            }
+            let dir = try TempDirectory()
+            let failures = FailureList()
+            let requests = bodies.keys.sorted().map {
+                DownloadRequest(url: first.url("/" + $0), destination: dir.file($0), expectImage: true)
+            }
+            let run = Task(executorPreference: DedicatedTaskExecutor.shared) { await engine.downloadAll(requests) { if let e = $0.error { failures.add(e) } } }
+            // Wait until every download has bytes in its part file, then stop nginx mid-transfer.
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !bodies.keys.allSatisfy({ Self.size(dir.file($0 + ".part")) > 300_000 }) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            first.stop()
+            let second = try NginxServer(root: root.path, certificate: certificate, port: first.port)
+            await run.value
+            #expect(failures.all.isEmpty, "\(failures.all)")
+            for (name, body) in bodies { #expect(Kit.read(dir.file(name)) == body, "\(name)") }
+            let before = first.accessLog().filter { $0.method == "GET" }
+            #expect(before.allSatisfy { $0.serverProtocol == "HTTP/2.0" })
+            let after = second.accessLog().filter { $0.method == "GET" }
+            #expect(after.count == 6 && after.allSatisfy { $0.status == 206 && $0.ifRange != nil }, "\(after)")
+            #expect(Set(after.map(\.serverProtocol)) == ["HTTP/2.0"])
+            // Only the missing bytes were sent again.
+            let resent = after.reduce(0) { $0 + $1.bodyBytesSent }
+            #expect(resent < bodies.values.reduce(0) { $0 + $1.count } - 6 * 300_000)
         }
-        let slow = "limit_rate 400k;"
-        let first = try NginxServer(root: root.path, extraServerDirectives: slow, certificate: certificate)
-        let engine = Kit.engine {
-            $0.caCertificatesPath = ca.certificatePath
-            $0.retry = RetryPolicy(maxAttempts: 10, baseBackoff: 0.2, maxBackoff: 1, maxRetryAfter: 3)
-        }
-        let dir = try TempDirectory()
-        let failures = FailureList()
-        let requests = bodies.keys.sorted().map {
-            DownloadRequest(url: first.url("/" + $0), destination: dir.file($0), expectImage: true)
-        }
-        let run = Task { await engine.downloadAll(requests) { if let e = $0.error { failures.add(e) } } }
-        // Wait until every download has bytes in its part file, then stop nginx mid-transfer.
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !bodies.keys.allSatisfy({ Self.size(dir.file($0 + ".part")) > 300_000 }) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        first.stop()
-        let second = try NginxServer(root: root.path, certificate: certificate, port: first.port)
-        await run.value
-        #expect(failures.all.isEmpty, "\(failures.all)")
-        for (name, body) in bodies { #expect(Kit.read(dir.file(name)) == body, "\(name)") }
-        let before = first.accessLog().filter { $0.method == "GET" }
-        #expect(before.allSatisfy { $0.serverProtocol == "HTTP/2.0" })
-        let after = second.accessLog().filter { $0.method == "GET" }
-        #expect(after.count == 6 && after.allSatisfy { $0.status == 206 && $0.ifRange != nil }, "\(after)")
-        #expect(Set(after.map(\.serverProtocol)) == ["HTTP/2.0"])
-        // Only the missing bytes were sent again.
-        let resent = after.reduce(0) { $0 + $1.bodyBytesSent }
-        #expect(resent < bodies.values.reduce(0) { $0 + $1.count } - 6 * 300_000)
     }
 
     static func size(_ path: String) -> Int {

@@ -94,7 +94,8 @@ extension TransferEngine {
             }
         }
         guard (200..<300).contains(head.status) else {
-            let e = TransferError(url: url, reason: .httpStatus(head.status), status: head.status, attempts: attempt)
+            let reason = TransferError.statusReason(head.status, body: outcome.errorBody)
+            let e = TransferError(url: url, reason: reason, status: head.status, attempts: attempt)
             return .retry(e, retryAfter: head.headers["Retry-After"])
         }
         do throws(TransferError) {

@@ -30,6 +30,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case network(code: Int)
         /// A final HTTP status outside what the caller accepts (after retries for retryable ones).
         case httpStatus(Int)
+        /// A status other than 429 whose body says the client is rate limited (a 403 "rate limit exceeded",
+        /// as GitHub-style and some photo APIs answer): retried after the wait, like a 429.
+        case rateLimited(status: Int)
         /// The response's media type is not one the caller accepts.
         case unacceptableContentType(String?)
         /// The body (after Content-Encoding decoding) or its declared Content-Length exceeds the cap.
@@ -75,7 +78,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
     /// a page where an image was expected).
     public var isRetryable: Bool {
         switch reason {
-        case .connectionFailed, .timedOut, .tooSlow, .truncatedBody, .network, .notAnImage: return true
+        case .connectionFailed, .timedOut, .tooSlow, .truncatedBody, .network, .notAnImage, .rateLimited: return true
         case .httpStatus(let s): return RetryPolicy.retryableStatuses.contains(s)
         default: return false
         }
@@ -107,6 +110,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .tlsVerificationFailed: return "TLS certificate not verified" + (tlsCause.map { ": " + $0 } ?? "")
         case .network(let code): return "network error (curl code \(code))"
         case .httpStatus(let s): return "HTTP \(s)"
+        case .rateLimited(let s): return "HTTP \(s): rate limit exceeded"
         case .unacceptableContentType(let t): return "unacceptable content type \(t ?? "(none)")"
         case .bodyTooLarge(let limit, let declared):
             return "body larger than the \(limit)-byte cap" + (declared.map { " (declared \($0))" } ?? "")
@@ -121,6 +125,23 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
 }
 
 extension TransferError {
+    /// Whether the server said "too many requests": a 429, or another status whose body says so.
+    public var isRateLimit: Bool {
+        switch reason {
+        case .httpStatus(429), .rateLimited: true
+        default: false
+        }
+    }
+
+    /// The reason for a final non-2xx status: `.rateLimited` for a 403 whose body says "rate limit"
+    /// (or "too many requests"), else `.httpStatus`.
+    static func statusReason(_ status: Int, body: [UInt8]) -> Reason {
+        guard status == 403, !body.isEmpty else { return .httpStatus(status) }
+        let text = String(decoding: body.prefix(4096), as: UTF8.self).lowercased()
+        let phrases = ["rate limit", "rate-limit", "ratelimit", "too many requests", "request was throttled"]
+        return phrases.contains { text.contains($0) } ? .rateLimited(status: status) : .httpStatus(status)
+    }
+
     /// Which check a TLS certificate failed, read from libcurl's message (OpenSSL's wording), so the line a
     /// user sees says what to fix: nil when the message names none of them.
     var tlsCause: String? {
