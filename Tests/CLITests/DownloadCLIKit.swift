@@ -7,13 +7,16 @@ enum DownloadCLI {
 
     static var binary: String { (try? BuiltProduct.path()) ?? "fetch-gallery (not built)" }
 
-    /// Pseudo-random bytes that differ per seed.
+    /// Pseudo-random bytes that differ per seed, behind a JPEG signature (`download` refuses bodies that are
+    /// not images unless `--any-file`).
     static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
         var x = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return (0..<count).map { _ in
+        var b = (0..<count).map { _ in
             x ^= x << 13; x ^= x >> 7; x ^= x << 17
             return UInt8(truncatingIfNeeded: x)
         }
+        for (i, m) in [UInt8(0xFF), 0xD8, 0xFF].enumerated() where i < b.count { b[i] = m }
+        return b
     }
 
     /// Runs the binary to completion. The wait happens on a thread of its own: blocking a cooperative-pool

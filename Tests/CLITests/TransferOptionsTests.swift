@@ -16,6 +16,8 @@ import Testing
         (["--deadline", "-1"], "--deadline"),
         (["--ca-certificates", "/nonexistent/ca.pem"], "/nonexistent/ca.pem"),
         (["--progress", "loud"], "--progress"),
+        (["--rate", "-1"], "--rate"),
+        (["--user-agent", ""], "--user-agent"),
     ]
 
     @Test("a bad shared option is a usage error in both commands", arguments: commands)
@@ -33,7 +35,8 @@ import Testing
     func help(command: String) throws {
         let result = try ProcessRunner.run(GalleryCLIKit.binary, [command, "--help"], timeout: 30)
         #expect(result.exitCode == 0)
-        for option in ["--jobs", "--per-host", "--deadline", "--durable", "--ca-certificates", "--progress", "--quiet"] {
+        for option in ["--jobs", "--per-host", "--deadline", "--durable", "--ca-certificates", "--progress", "--quiet",
+                       "--rate", "--user-agent"] {
             #expect(result.stdoutText.contains(option), "\(command) --help lacks \(option)")
         }
     }
@@ -44,5 +47,34 @@ import Testing
         let result = try ProcessRunner.run(GalleryCLIKit.binary, ["download", "--urls", list, "--out", dir.file("o"), "-q"], timeout: 30)
         #expect(result.exitCode == 0, "\(result.stderrText)")
         #expect(result.stderrText.isEmpty, "\(result.stderrText)")
+    }
+
+    /// `--rate 5` spaces the downloads' starts 0.2 s apart on one host (loopback included, since asked);
+    /// without it, loopback is not limited; `--user-agent` is what the server sees.
+    @Test func rateAndUserAgentReachTheServer() async throws {
+        let server = try FaultServer()
+        let photo = DownloadCLI.bytes(4_000, seed: 5)
+        let paths = (0..<6).map { "/r\($0).jpg" }
+        for p in paths { server.route(p) { _, _ in .file(photo, contentType: "image/jpeg") } }
+        let dir = try TempDirectory()
+        let list = try dir.write(Array(paths.map { server.url($0) }.joined(separator: "\n").utf8), to: "urls.txt")
+        let paced = try await DownloadCLI.run(["download", "--urls", list, "--out", dir.file("a"), "-q", "--rate", "5",
+                                               "--user-agent", "gallery-bot/2 (+mailto:me@example.org)"])
+        #expect(paced.exitCode == 0, "\(paced.stderrText)")
+        // Starts are 0.2 s apart; arrival times carry the scheduling delay of a loaded machine (a late
+        // request may arrive just before the next, on-time one), so check the span and every 0.5 s window.
+        let times = server.allRequests.map(\.arrival).sorted()
+        #expect(times.count == 6)
+        #expect(times.last!.timeIntervalSince(times.first!) > 0.85, "span \(times.last!.timeIntervalSince(times.first!))")
+        let busiest = times.map { t in times.filter { $0 >= t && $0.timeIntervalSince(t) < 0.5 }.count }.max() ?? 0
+        #expect(busiest <= 4, "\(busiest) requests within 0.5 s at --rate 5")
+        #expect(server.allRequests.allSatisfy { $0.headers["User-Agent"] == "gallery-bot/2 (+mailto:me@example.org)" })
+
+        let before = server.allRequests.count
+        let free = try await DownloadCLI.run(["download", "--urls", list, "--out", dir.file("b"), "-q"])
+        #expect(free.exitCode == 0, "\(free.stderrText)")
+        let fresh = server.allRequests.dropFirst(before).map(\.arrival).sorted()
+        #expect(fresh.count == 6 && fresh.last!.timeIntervalSince(fresh.first!) < 0.5, "loopback was rate limited")
+        #expect(server.allRequests.last?.headers["User-Agent"]?.hasPrefix("fetch-gallery/0.1 (+https://") == true)
     }
 }

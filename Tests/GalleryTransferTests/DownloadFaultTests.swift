@@ -113,7 +113,10 @@ import Testing
             DownloadRequest(url: server.url("/a.jpg"), destination: dest, expectImage: true)))
         guard case .notAnImage(let prefix) = error.reason else { Issue.record("reason: \(error)"); return }
         #expect(prefix.contains("<!DOCTYPE"))
-        #expect(error.attempts == 1)
+        #expect(prefix.hasPrefix("HTML text"), "\(prefix)")
+        #expect(error.description.contains("not an image: the body is HTML text"), "\(error)")
+        // Retried (a captive portal may pass), then given up: the test policy's 4 attempts.
+        #expect(error.attempts == 4)
         #expect(!Kit.exists(dest) && !Kit.exists(dest + ".part") && !Kit.exists(dest + ".part.meta"))
     }
 

@@ -14,7 +14,8 @@ import Testing
 
     static func expected(_ s: HostileScenario) -> Expected {
         switch s {
-        case .truncatedBody, .connectionReset, .rangeIgnored, .changedBetweenAttempts, .serviceUnavailable, .tooManyRequests:
+        case .truncatedBody, .connectionReset, .rangeIgnored, .changedBetweenAttempts, .serviceUnavailable, .tooManyRequests,
+             .captivePortal:
             return .file
         case .emptyReply: return .failure { if case .network = $0 { true } else { false } }
         case .stalledBody, .stalledHeaders, .slowDrip: return .failure { $0 == .tooSlow(bytesPerSecond: 1000, seconds: 1) || $0 == .timedOut }
@@ -29,7 +30,8 @@ import Testing
         }
         case .conflictingContentLengths, .garbageResponse, .endlessHeaders:
             return .failure { if case .invalidResponse = $0 { true } else { false } }
-        case .htmlAsJPEG, .emptyBody: return .failure { if case .notAnImage = $0 { true } else { false } }
+        case .htmlAsJPEG: return .failure { if case .notAnImage(let what) = $0 { what.hasPrefix("HTML text") } else { false } }
+        case .emptyBody: return .failure { $0 == .notAnImage(prefix: "an empty body") }
         case .redirectLoop: return .failure { $0 == .tooManyRedirects(limit: 5) }
         case .redirectToFile: return .failure { $0 == .redirectRefused }
         case .redirectToClosedPort: return .failure { $0 == .connectionFailed }
@@ -64,12 +66,18 @@ import Testing
         #expect(elapsed < Sanitizer.bound(30, below: 600), "\(scenario) took \(elapsed) s")
         switch (Self.expected(scenario), outcome) {
         case (.file, .success):
+            if scenario == .captivePortal { #expect(server.requests(path: "/x.jpg").count == 3) }
             let want = scenario == .changedBetweenAttempts ? Array(payload.reversed()) : payload
             #expect(Kit.read(dest) == want, "\(scenario): file differs")
         case (.failure(let matches), .failure(let error)):
             #expect(matches(error.reason), "\(scenario): \(error)")
             #expect(!Kit.exists(dest), "\(scenario): a file was published")
             #expect(error.url == server.url("/x.jpg"))
+            if case .notAnImage = error.reason {
+                // Retried like a transient fault (a login wall may let a later attempt through), then given up.
+                #expect(error.attempts == engine.configuration.retry.maxAttempts, "\(scenario): \(error)")
+                #expect(!Kit.exists(dest + ".part") && !Kit.exists(dest + ".part.meta"), "\(scenario): partial kept")
+            }
         case (_, .success):
             Issue.record("\(scenario): expected a failure, got a file")
         case (_, .failure(let error)):

@@ -68,7 +68,7 @@ import Testing
         let request = try #require(server.requests(path: "/photos").first)
         #expect(request.query == "page=2&per_page=20")
         #expect(request.headers["X-Client"] == "tests")
-        #expect(request.headers["User-Agent"]?.hasPrefix("fetch-gallery/0.1 (+libcurl/") == true)
+        #expect(request.headers["User-Agent"]?.hasPrefix("fetch-gallery/0.1 (+https://") == true)
     }
 
     @Test func queryValuesArePercentEncoded() async throws {

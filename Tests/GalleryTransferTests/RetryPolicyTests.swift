@@ -47,4 +47,22 @@ import Testing
         #expect(ImageSignature.detect(Array("RIFF\0\0\0\0WAVE".utf8)) == nil)
         #expect(ImageSignature.detect([]) == nil)
     }
+
+    /// What a refused body is named in the error: the kinds a captive portal, an API or a wrong link serves.
+    @Test func notAnImageDescriptions() {
+        func kind(_ text: String) -> String { ImageSignature.kind(of: Array(text.utf8)) }
+        #expect(kind("<!DOCTYPE html><html>") == "HTML text")
+        #expect(kind("\n  <html lang=en><head>") == "HTML text")
+        #expect(kind("\u{FEFF}<!doctype HTML>") == "HTML text")
+        #expect(kind("<?xml version=\"1.0\"?><svg xmlns=") == "SVG text (not supported)")
+        #expect(kind("<?xml version=\"1.0\"?><rss>") == "XML text")
+        #expect(kind("{\"error\":\"rate limited\"}") == "JSON text")
+        #expect(kind("Access denied\n") == "plain text")
+        #expect(ImageSignature.kind(of: [0x1F, 0x8B, 8, 0]) == "gzip data")
+        #expect(ImageSignature.kind(of: Array("%PDF-1.7".utf8)) == "a PDF document")
+        #expect(ImageSignature.kind(of: [0, 0, 0, 0x1C] + Array("ftypavif".utf8)) == "an ISO media file (AVIF/HEIF/MP4, not supported)")
+        #expect(ImageSignature.kind(of: [0, 1, 2, 3, 0xFE]) == "binary data")
+        #expect(ImageSignature.describe(Array("<!DOCTYPE html><html>".utf8)) == "HTML text (\"<!DOCTYPE ht\")")
+        #expect(ImageSignature.describe([]) == "an empty body")
+    }
 }

@@ -40,6 +40,16 @@ extension ImagePipeline {
         /// Threads that read local files, decode and scale (default: the number of cores), so long
         /// C calls never occupy Swift's cooperative threads.
         public var workers = ProcessInfo.processInfo.activeProcessorCount
+        /// Which addresses a download (and each of its redirects) may connect to, checked on the address
+        /// each connection really goes to, after DNS, so neither a name that resolves to 127.0.0.1 nor a
+        /// redirect leads around it. The default lets a URL go anywhere, as a library asked by its own
+        /// program should; a service that fetches URLs its clients name must narrow it, or it is an open
+        /// proxy into its own network:
+        ///
+        /// ```swift
+        /// configuration.addressPolicy = .publicOnly  // no loopback, link-local (169.254.169.254), private
+        /// ```
+        public var addressPolicy = AddressPolicy.unrestricted
         /// Receivers of events. All get the transfer events (they are added to the engine's
         /// observers); those that also conform to ``ImagePipelineObserver`` get the pipeline's own.
         public var observers: [any TransferObserver] = []

@@ -71,7 +71,7 @@ extension ImagePipeline {
         counters.withLock { $0.downloads += 1 }
         let router = self.router
         let source = ImageRequest.Source.url(url)
-        var request = engine.request(url).validate().expectingImage()
+        var request = engine.request(url).addressPolicy(configuration.addressPolicy).validate().expectingImage()
         if router.hasHandlers(for: source) {
             request = request.onProgress { received, expected in
                 router.report(ImageProgress(phase: .downloading, receivedBytes: received, expectedBytes: expected),

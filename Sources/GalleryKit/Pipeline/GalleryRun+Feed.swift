@@ -110,26 +110,44 @@ extension GalleryRun {
         }
     }
 
-    /// One listing page. Transfer errors were already retried by the engine; a body that is not a
-    /// usable page is asked for again a few times (a proxy's error page, a half-deployed API).
+    /// One listing page. Transfer errors were already retried by the engine where another attempt may
+    /// help; on top of that, a page that failed for any reason but a 4xx or a refusal that cannot change
+    /// (a body over the page cap, a cut body, a 5xx after the engine's attempts, a body that is not a
+    /// usable page: a proxy's error page, a half-deployed API, a gzip bomb served once) is asked for again
+    /// a few times with backoff, since a missing page costs all of its photos.
     func fetchPage(_ number: Int, base: URL, key: String?) async -> Result<PhotoPage, PipelineError> {
         let route = PhotoAPIRoute(base: base, endpoint: .popular(page: number, perPage: job.perPage, consumerKey: key))
         var last: PipelineError?
         for attempt in 1...max(1, job.pageAttempts) {
-            let response: DataResponse
-            do { response = try await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response() } catch {
-                return .failure(.transfer(error))
-            }
-            noteAPIAddress(response.metrics.lastAttempt.primaryIP)
             do {
+                let response = try await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response()
+                noteAPIAddress(response.metrics.lastAttempt.primaryIP)
                 return .success(try PhotoPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base)))
-            } catch {
+            } catch let error as TransferError {
+                last = .transfer(error)
+                if !Self.pageMayBeAskedAgain(error) { break }
+            } catch let error as SourceError {
                 last = .source(error)
+            } catch {
+                last = .source(.malformedPage(page: route.endpoint.url(relativeTo: base), reason: String(describing: error)))
             }
             if attempt < job.pageAttempts && !isStopping {
                 try? await Task.sleep(for: .milliseconds(250 << attempt))
             }
         }
         return .failure(last!)
+    }
+
+    /// Whether a listing request that failed with `error` is worth another page-level attempt: not a 4xx
+    /// (the server's answer about this request), not a refusal that would repeat (TLS, address policy, URL),
+    /// not a stop.
+    static func pageMayBeAskedAgain(_ error: TransferError) -> Bool {
+        switch error.reason {
+        case .httpStatus(let status): return !(400..<500).contains(status)
+        case .cancelled, .engineStopped, .invalidURL, .unsupportedScheme, .addressRefused, .tlsVerificationFailed,
+             .redirectRefused, .tooManyRedirects:
+            return false
+        default: return true
+        }
     }
 }

@@ -8,6 +8,9 @@ struct NginxConfig {
     var extraServerDirectives: String
     /// Certificate and key (PEM) to serve https with HTTP/2 instead of plain http/1.1.
     var tls: (certificate: String, key: String)? = nil
+    /// A second, plain-http server on this port answering nginx's stub_status (connections accepted), not
+    /// logged: it counts the TCP connections a client opened, those that failed in TLS included.
+    var statusPort: UInt16? = nil
 
     /// Access-log fields, tab-separated, parsed by `NginxServer.LogEntry`.
     static let logFields = [
@@ -30,7 +33,7 @@ struct NginxConfig {
         master_process off;
         worker_processes 1;
         pid "\(directory)/nginx.pid";
-        error_log "\(directory)/error.log" notice;
+        error_log "\(directory)/error.log" \(tls == nil ? "notice" : "info");
         events { worker_connections 512; }
         http {
             log_format fetchgallery '\(Self.logFields.joined(separator: "\t"))';
@@ -62,6 +65,7 @@ struct NginxConfig {
                 location / { }
                 \(extraServerDirectives)
             }
+            \(statusPort.map { "server { listen 127.0.0.1:\($0); access_log off; location / { stub_status; } }" } ?? "")
         }
 
         """

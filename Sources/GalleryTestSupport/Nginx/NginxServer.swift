@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,16 +28,23 @@ public final class NginxServer: Sendable {
     public let root: String
     /// The private folder holding nginx.conf, access.log and error.log.
     public let directory: TempDirectory
-    /// The self-signed certificate (PEM) of a TLS server, to trust as its CA; nil for plain http.
+    /// The certificate (PEM) a client must trust for this TLS server: the self-signed one made for
+    /// `tls: true`, or the authority that signed `certificate`; nil for plain http.
     public let certificatePath: String?
+    /// A TLS server's stub_status port (plain http), read by `acceptedConnections()`.
+    public let statusPort: Int?
     private let process: ProcessRunner
+    private let statusReads = Locked(0)
 
     /// Starts nginx serving `root` on a free port and waits (up to 10 s) until it accepts
     /// connections. `extraServerDirectives` is pasted into the `server` block, e.g.
     /// `"location /slow/ { limit_rate 10k; }"`. Throws `.nginxMissing` when `binary` is absent
     /// and `.nginxDidNotStart` (with nginx's error log) when it will not run. With `tls`, it serves
-    /// https with HTTP/2 (ALPN) under a fresh self-signed certificate for 127.0.0.1 (`certificatePath`).
+    /// https with HTTP/2 (ALPN) under a fresh self-signed certificate for 127.0.0.1 (`certificatePath`);
+    /// with `certificate` (from a `TestCertificateAuthority`), under that one. `port` reuses a known port
+    /// (a server restarted in place); by default a free one is found.
     public init(root: String, extraServerDirectives: String = "", tls: Bool = false,
+                certificate: TestCertificateAuthority.ServerCertificate? = nil, port fixedPort: Int? = nil,
                 binary: String = NginxServer.binary) throws(TestSupportError)
     {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -44,17 +52,25 @@ public final class NginxServer: Sendable {
         }
         self.root = root
         directory = try TempDirectory(prefix: "nginx")
-        let keys = tls ? try Self.makeCertificate(in: directory) : nil
-        certificatePath = keys?.certificate
+        var keys: (certificate: String, key: String)?
+        if let certificate {
+            keys = (certificate.certificate, certificate.key)
+        } else if tls {
+            keys = try Self.makeCertificate(in: directory)
+        }
+        certificatePath = certificate?.authority ?? keys?.certificate
         var lastFailure = TestSupportError.nginxDidNotStart(port: 0, reason: "not tried", log: "")
         // The port is found by binding port 0 and closing; another process may grab it before
         // nginx binds, so a start that failed on "Address already in use" is retried on a new port.
-        for _ in 0..<3 {
-            let port = try Socket.freeLoopbackPort()
+        for _ in 0..<(fixedPort == nil ? 3 : 1) {
+            let port: UInt16
+            if let fixedPort { port = UInt16(fixedPort) } else { port = try Socket.freeLoopbackPort() }
+            let status = keys == nil ? nil : try Socket.freeLoopbackPort()
             do {
                 process = try Self.launch(binary: binary, port: port, root: root, directory: directory,
-                                          extra: extraServerDirectives, tls: keys)
+                                          extra: extraServerDirectives, tls: keys, statusPort: status)
                 self.port = Int(port)
+                statusPort = status.map(Int.init)
                 return
             } catch {
                 lastFailure = error
@@ -102,6 +118,29 @@ public final class NginxServer: Sendable {
         return entries
     }
 
+    /// TCP connections nginx has accepted on its https port so far (stub_status's "accepts", less the
+    /// status requests themselves and the harness's readiness probe), TLS failures included: how many
+    /// times a client connected. Nil for plain http or when the status cannot be read.
+    public func acceptedConnections() -> Int? {
+        guard let statusPort,
+              let result = try? ProcessRunner("/usr/bin/curl", ["-s", "http://127.0.0.1:\(statusPort)/"]).wait(timeout: 10),
+              result.status == 0 else { return nil }
+        // "Active connections: 1 \nserver accepts handled requests\n 7 7 9 \n..."
+        let lines = result.stdoutText.split(separator: "\n")
+        guard lines.count >= 3, let accepts = lines[2].split(separator: " ").first.flatMap({ Int($0) }) else { return nil }
+        let before = statusReads.withLock { n -> Int in
+            n += 1
+            return n
+        }
+        return accepts - before - 1
+    }
+
+    /// TLS handshakes a client broke off (an unverified certificate), from the error log (a TLS server
+    /// logs at `info`): how many times a client tried a server it should not trust.
+    public func failedHandshakes() -> Int {
+        errorLog.components(separatedBy: "SSL_do_handshake() failed").count - 1
+    }
+
     /// The error log so far (startup problems, file-not-found details).
     public var errorLog: String {
         (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? ""
@@ -129,11 +168,12 @@ public final class NginxServer: Sendable {
     }
 
     private static func launch(binary: String, port: UInt16, root: String, directory: TempDirectory,
-                               extra: String, tls: (certificate: String, key: String)?) throws(TestSupportError)
+                               extra: String, tls: (certificate: String, key: String)?,
+                               statusPort: UInt16?) throws(TestSupportError)
         -> ProcessRunner
     {
         let config = NginxConfig(port: port, root: root, directory: directory.path, extraServerDirectives: extra,
-                                 tls: tls)
+                                 tls: tls, statusPort: statusPort)
         let configPath = directory.file("nginx.conf")
         do {
             try config.text.write(toFile: configPath, atomically: true, encoding: .utf8)

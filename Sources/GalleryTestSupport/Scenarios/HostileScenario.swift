@@ -18,6 +18,7 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
     case conflictingContentLengths
     case gzipBomb
     case htmlAsJPEG
+    case captivePortal
     case emptyBody
     case redirectLoop
     case redirectToFile
@@ -48,6 +49,7 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
         case .conflictingContentLengths: "two different Content-Length fields: reject the response"
         case .gzipBomb: "Content-Encoding: gzip, 1 MiB inflating to 1 GiB of zeros: cap decoded bytes"
         case .htmlAsJPEG: "an HTML page labelled image/jpeg: sniff the bytes, not a decodable image"
+        case .captivePortal: "a login page (200, text/html) on attempts 1 and 2, then the photo: sniff, discard, retry"
         case .emptyBody: "200 with Content-Length 0: not an image"
         case .redirectLoop: "redirects to itself forever: stop at the redirect limit"
         case .redirectToFile: "redirects to file:///etc/passwd: refuse non-HTTP redirects"
@@ -105,6 +107,9 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
             return .status(200, headers: ["Content-Type": "image/jpeg", "Content-Encoding": "gzip"],
                            body: Self.bomb)
         case .htmlAsJPEG: return .html()
+        case .captivePortal:
+            let portal = "<!DOCTYPE html><html><head><title>Wi-Fi login</title></head><body><form>Accept</form></body></html>\n"
+            return attempt <= 2 ? .html(portal, contentType: "text/html") : file
         case .emptyBody: return .status(200, headers: ["Content-Type": "image/jpeg"])
         case .redirectLoop: return .redirect(to: selfURL)
         case .redirectToFile: return .redirect(to: "file:///etc/passwd")

@@ -63,6 +63,9 @@ extension TransferEngine {
             case .resumeRejected:
                 sink.discard()
                 return .again(error)
+            case .notAnImage:
+                // A page where an image was expected: nothing of it is worth resuming; ask again from scratch.
+                if sink.decision != nil { sink.discard() }
             case _ where error.isRetryable && sink.decision != nil:
                 // Cut body, stall, connection reset: keep the bytes and continue with Range next time.
                 sink.keepForResume()
@@ -91,7 +94,8 @@ extension TransferEngine {
             }
         }
         guard (200..<300).contains(head.status) else {
-            let e = TransferError(url: url, reason: .httpStatus(head.status), status: head.status, attempts: attempt)
+            let reason = TransferError.statusReason(head.status, body: outcome.errorBody)
+            let e = TransferError(url: url, reason: reason, status: head.status, attempts: attempt)
             return .retry(e, retryAfter: head.headers["Retry-After"])
         }
         do throws(TransferError) {

@@ -14,8 +14,12 @@ enum CurlRuntime {
         return String(cString: v)
     }()
 
-    /// Our honest default User-Agent.
-    static var userAgent: String { "fetch-gallery/0.1 (+libcurl/\(version))" }
+    /// The tool's version, sent in the User-Agent.
+    static let toolVersion = "0.1"
+    /// Where the tool and its maintainers are found, sent in the User-Agent (services' policies ask for a contact).
+    static let contactURL = "https://github.com/fetch-gallery/fetch-gallery"
+    /// Our honest default User-Agent: the tool, its version, a contact URL, and libcurl.
+    static var userAgent: String { "fetch-gallery/\(toolVersion) (+\(contactURL)) libcurl/\(version)" }
 
     /// libcurl's own text for a code (used when the error buffer is empty).
     static func describe(_ code: CURLcode) -> String {

@@ -13,7 +13,9 @@ enum AttemptStep<Value: Sendable>: Sendable {
 extension TransferEngine {
     /// Runs attempts until one succeeds, the error is not retryable, attempts run out or the deadline
     /// (counted from the first admission, so queueing does not burn it) would pass.
-    /// Every attempt holds an admission slot; backoff waits do not.
+    /// Every attempt holds an admission slot and starts in the host's next rate slot; backoff waits hold
+    /// no slot. A rate-limited answer (429, or 403 saying so) is waited out (its Retry-After, at least the
+    /// backoff) and pauses the host, without using up an attempt: only the deadline bounds those.
     func withRetries<Value: Sendable>(
         url: String, id: TransferID,
         _ attempt: (_ number: Int, _ remaining: Double, _ metrics: inout TransferMetrics) async -> AttemptStep<Value>
@@ -23,6 +25,7 @@ extension TransferEngine {
         var metrics = TransferMetrics()
         var started: Date?
         var number = 0
+        var rateLimited = 0
         func fail(_ e: TransferError) -> TransferError {
             var e = e
             e.attempts = max(number, 1)
@@ -37,6 +40,13 @@ extension TransferEngine {
             if started == nil {
                 started = Date()
                 observers.start(id, url)
+            }
+            let slot = pacer.reserve(host: host)
+            if slot > 0 {
+                do { try await Task.sleep(nanoseconds: UInt64(slot * 1e9)) } catch {
+                    gate.release(host: host)
+                    throw fail(TransferError(url: url, reason: .cancelled))
+                }
             }
             number += 1
             let remaining = configuration.deadline - Date().timeIntervalSince(started!)
@@ -55,11 +65,18 @@ extension TransferEngine {
             case .again(let error):
                 if number >= policy.maxAttempts + 1 { throw fail(error) }
             case .retry(let error, let retryAfter):
-                guard error.isRetryable, number < policy.maxAttempts else { throw fail(error) }
-                let wait = policy.delay(afterAttempt: number, retryAfter: retryAfter)
+                let limited = error.isRateLimit
+                if limited { rateLimited += 1 }
+                guard error.isRetryable, number - rateLimited < policy.maxAttempts else { throw fail(error) }
+                var wait = policy.delay(afterAttempt: number, retryAfter: retryAfter)
+                if limited {
+                    // Never sooner than the backoff ceiling: a "Retry-After: 0" cannot make a storm.
+                    wait = max(wait, min(policy.maxBackoff, policy.baseBackoff * pow(2, Double(rateLimited - 1))))
+                }
                 let left = configuration.deadline - Date().timeIntervalSince(started!)
                 // Waiting past the deadline only to fail later helps no one.
                 guard wait < left else { throw fail(error) }
+                if limited { pacer.pause(host: host, seconds: wait) }
                 var announced = error
                 announced.attempts = number
                 observers.retry(id, url, announced, wait)

@@ -4,6 +4,13 @@ public struct TransferConfiguration: Sendable {
     public var maxConcurrentTransfers = 16
     /// Transfers running at once against one host (host:port).
     public var maxConcurrentPerHost = 6
+    /// Requests started per second against one host (host:port), retries included, on top of the concurrency
+    /// limits; nil (the default) sets no rate. A host that answers 429 (or 403 "rate limit exceeded") with a
+    /// wait is paused for that wait either way.
+    public var requestsPerSecondPerHost: Double?
+    /// Leave loopback hosts (127.0.0.0/8, ::1, localhost: this machine, your own servers) out of
+    /// `requestsPerSecondPerHost`.
+    public var rateExemptsLoopback = false
     /// Seconds allowed to establish a connection.
     public var connectTimeout: Double = 10
     /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedWindow` seconds is aborted (and retried).
@@ -26,8 +33,12 @@ public struct TransferConfiguration: Sendable {
     public var durable = false
     /// Headers sent with every request unless the request sets them.
     public var defaultHeaders: HTTPHeaders = ["Accept": "*/*"]
-    /// Sent as User-Agent; honest by default.
-    public var userAgent = CurlRuntime.userAgent
+    /// Sent as User-Agent: by default the tool, its version, where to find it and the libcurl underneath
+    /// (`fetch-gallery/0.1 (+https://github.com/fetch-gallery/fetch-gallery) libcurl/7.88.1`), as the
+    /// photo services' API policies ask (Wikimedia refuses generic library agents).
+    public var userAgent = TransferConfiguration.defaultUserAgent
+    /// The default `userAgent`.
+    public static var defaultUserAgent: String { CurlRuntime.userAgent }
     /// A PEM file of CA certificates to trust for https instead of the system's store (a private CA, a
     /// test server's self-signed certificate). Certificates and host names are always verified.
     public var caCertificatesPath: String?

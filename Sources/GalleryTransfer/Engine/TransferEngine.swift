@@ -13,6 +13,7 @@ public final class TransferEngine: Sendable {
     public let configuration: TransferConfiguration
     let loop: MultiLoop
     let gate: AdmissionGate
+    let pacer: HostPacer
     let observers: ObserverFanout
     private let lastID = Atomic<UInt64>(0)
 
@@ -22,6 +23,8 @@ public final class TransferEngine: Sendable {
         loop = MultiLoop(maxConnections: max(32, configuration.maxConcurrentTransfers * 2))
         gate = AdmissionGate(total: configuration.maxConcurrentTransfers, perHost: configuration.maxConcurrentPerHost)
         observers = ObserverFanout(observers: configuration.observers)
+        pacer = HostPacer(requestsPerSecond: configuration.requestsPerSecondPerHost,
+                          exemptsLoopback: configuration.rateExemptsLoopback)
     }
 
     deinit { loop.stop() }

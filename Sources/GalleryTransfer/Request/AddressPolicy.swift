@@ -29,6 +29,12 @@ public struct AddressPolicy: Sendable, Hashable {
     /// Any unicast address (the default of requests).
     public static let unrestricted = AddressPolicy(.anyAddress)
 
+    /// Public addresses only: no loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7),
+    /// link-local (169.254/16 with the cloud metadata service, fe80::/10), nor their IPv4-mapped IPv6 forms.
+    /// For a service that fetches URLs named by its clients.
+    public static let publicOnly = AddressPolicy(
+        .atMostAsPrivateAs(.publicInternet), explanation: "only public addresses are fetched")
+
     /// Whether a connection to `address` is refused; `origin` is the class of the address the first
     /// response of this transfer came from, once known (used by `.atMostAsPrivateAsOrigin`).
     public func refusal(for address: IPAddress, origin: AddressClass?) -> AddressRefusal? {

@@ -155,8 +155,9 @@ extension TransferEngine {
                 return .retry(error, retryAfter: nil)
             }
             let head = outcome.head ?? ResponseHead(status: 0)
-            if RetryPolicy.retryableStatuses.contains(head.status) {
-                let e = TransferError(url: request.url, reason: .httpStatus(head.status), status: head.status, attempts: number)
+            let reason = TransferError.statusReason(head.status, body: outcome.errorBody)
+            if RetryPolicy.retryableStatuses.contains(head.status) || reason != .httpStatus(head.status) {
+                let e = TransferError(url: request.url, reason: reason, status: head.status, attempts: number)
                 return .retry(e, retryAfter: head.headers["Retry-After"])
             }
             let body = (200..<300).contains(head.status) ? sink.bytes : outcome.errorBody

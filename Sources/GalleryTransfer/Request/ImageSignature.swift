@@ -22,10 +22,36 @@ public enum ImageSignature: String, Sendable {
         return nil
     }
 
-    /// A printable rendering of the first bytes for error messages ("<!DOCTYPE h").
+    /// What the bytes are instead, for error messages: `HTML text ("<!DOCTYPE ht")`, `an empty body`.
+    /// `prefix` is the start of the body (the first chunk libcurl delivered, at least `bytesNeeded` bytes
+    /// unless the body was shorter); only its first 1 KB is looked at.
     static func describe(_ prefix: [UInt8]) -> String {
         if prefix.isEmpty { return "an empty body" }
         let shown = prefix.prefix(bytesNeeded).map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "." }
-        return "\"" + shown.joined() + "\""
+        return kind(of: Array(prefix.prefix(1024))) + " (\"" + shown.joined() + "\")"
+    }
+
+    /// A name for common non-image bodies: what a captive portal, an error page or a wrong link serves.
+    static func kind(of head: [UInt8]) -> String {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+        }
+        if starts([0x1F, 0x8B]) { return "gzip data" }
+        if starts(Array("%PDF".utf8)) { return "a PDF document" }
+        if starts([0x50, 0x4B, 0x03, 0x04]) { return "a ZIP archive" }
+        if starts(Array("II*\u{0}".utf8)) || starts(Array("MM\u{0}*".utf8)) { return "a TIFF image (not supported)" }
+        if starts(Array("BM".utf8)) { return "a BMP image (not supported)" }
+        if starts(Array("ftyp".utf8), at: 4) { return "an ISO media file (AVIF/HEIF/MP4, not supported)" }
+        let printable = head.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard printable else { return "binary data" }
+        var text = String(decoding: head, as: UTF8.self).lowercased()
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        text = String(text.drop { $0.isWhitespace })
+        if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.contains("<head")
+            || text.contains("<body") || text.contains("<html") { return "HTML text" }
+        if text.hasPrefix("<svg") || (text.hasPrefix("<?xml") && text.contains("<svg")) { return "SVG text (not supported)" }
+        if text.hasPrefix("<?xml") || text.hasPrefix("<") { return "XML text" }
+        if text.hasPrefix("{") || text.hasPrefix("[") { return "JSON text" }
+        return "plain text"
     }
 }

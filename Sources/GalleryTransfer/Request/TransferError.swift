@@ -30,11 +30,16 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case network(code: Int)
         /// A final HTTP status outside what the caller accepts (after retries for retryable ones).
         case httpStatus(Int)
+        /// A status other than 429 whose body says the client is rate limited (a 403 "rate limit exceeded",
+        /// as GitHub-style and some photo APIs answer): retried after the wait, like a 429.
+        case rateLimited(status: Int)
         /// The response's media type is not one the caller accepts.
         case unacceptableContentType(String?)
         /// The body (after Content-Encoding decoding) or its declared Content-Length exceeds the cap.
         case bodyTooLarge(limit: Int64, declared: Int64?)
-        /// The caller expected an image but the first bytes are not JPEG, PNG, GIF or WebP.
+        /// The caller expected an image but the first bytes are not JPEG, PNG, GIF or WebP; `prefix` says
+        /// what they are instead (`HTML text ("<!DOCTYPE ht")`). Retried: a captive portal or a login wall
+        /// may let the next attempt through.
         case notAnImage(prefix: String)
         /// The response could not be decoded as the requested type.
         case decodingFailed(String)
@@ -69,10 +74,11 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         self.curlMessage = curlMessage
     }
 
-    /// Whether another attempt may succeed (connection trouble, cut bodies, timeouts, 408/429/5xx gateways).
+    /// Whether another attempt may succeed (connection trouble, cut bodies, timeouts, 408/429/5xx gateways,
+    /// a page where an image was expected).
     public var isRetryable: Bool {
         switch reason {
-        case .connectionFailed, .timedOut, .tooSlow, .truncatedBody, .network: return true
+        case .connectionFailed, .timedOut, .tooSlow, .truncatedBody, .network, .notAnImage, .rateLimited: return true
         case .httpStatus(let s): return RetryPolicy.retryableStatuses.contains(s)
         default: return false
         }
@@ -101,18 +107,54 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .truncatedBody(let r, let e):
             return "body cut short: \(r) bytes" + (e.map { " of \($0)" } ?? "")
         case .invalidResponse(let why): return "invalid response: \(why)"
-        case .tlsVerificationFailed: return "TLS certificate not verified"
+        case .tlsVerificationFailed: return "TLS certificate not verified" + (tlsCause.map { ": " + $0 } ?? "")
         case .network(let code): return "network error (curl code \(code))"
         case .httpStatus(let s): return "HTTP \(s)"
+        case .rateLimited(let s): return "HTTP \(s): rate limit exceeded"
         case .unacceptableContentType(let t): return "unacceptable content type \(t ?? "(none)")"
         case .bodyTooLarge(let limit, let declared):
             return "body larger than the \(limit)-byte cap" + (declared.map { " (declared \($0))" } ?? "")
-        case .notAnImage(let p): return "not an image (starts with \(p))"
+        case .notAnImage(let p): return "not an image: the body is \(p)"
         case .decodingFailed(let m): return "decoding failed: \(m)"
         case .fileSystem(let path, let m): return "file error on \(path): \(m)"
         case .resumeRejected(let why): return "resume rejected: \(why)"
         case .cancelled: return "cancelled"
         case .engineStopped: return "engine stopped"
         }
+    }
+}
+
+extension TransferError {
+    /// Whether the server said "too many requests": a 429, or another status whose body says so.
+    public var isRateLimit: Bool {
+        switch reason {
+        case .httpStatus(429), .rateLimited: true
+        default: false
+        }
+    }
+
+    /// The reason for a final non-2xx status: `.rateLimited` for a 403 whose body says "rate limit"
+    /// (or "too many requests"), else `.httpStatus`.
+    static func statusReason(_ status: Int, body: [UInt8]) -> Reason {
+        guard status == 403, !body.isEmpty else { return .httpStatus(status) }
+        let text = String(decoding: body.prefix(4096), as: UTF8.self).lowercased()
+        let phrases = ["rate limit", "rate-limit", "ratelimit", "too many requests", "request was throttled"]
+        return phrases.contains { text.contains($0) } ? .rateLimited(status: status) : .httpStatus(status)
+    }
+
+    /// Which check a TLS certificate failed, read from libcurl's message (OpenSSL's wording), so the line a
+    /// user sees says what to fix: nil when the message names none of them.
+    var tlsCause: String? {
+        guard let message = curlMessage?.lowercased() else { return nil }
+        if message.contains("expired") { return "the server's certificate has expired" }
+        if message.contains("not yet valid") { return "the server's certificate is not valid yet" }
+        if message.contains("subject name") || message.contains("does not match") || message.contains("host name") {
+            return "the certificate is not for this host name"
+        }
+        if message.contains("self-signed") || message.contains("self signed") || message.contains("issuer")
+            || message.contains("unknown ca") {
+            return "the certificate is not signed by a trusted CA"
+        }
+        return nil
     }
 }

@@ -14,13 +14,19 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Folder to write into (created if missing).") var out: String
     @OptionGroup var transfer: TransferOptions
     @Option(name: .customLong("max-attempts"), help: "Attempts per file, including the first.") var maxAttempts = 5
-    @Flag(name: .customLong("expect-images"), help: "Reject bodies that are not JPEG/PNG/GIF/WebP.") var expectImages = false
+    @Flag(name: .customLong("any-file"),
+          help: ArgumentHelp("Save whatever the server sends. By default a body that is not a JPEG, PNG, GIF or WebP "
+              + "image (by its bytes: an HTML page, a login wall) fails that URL after retries."))
+    var anyFile = false
+    /// The default since images are checked unless --any-file; kept so existing scripts still parse.
+    @Flag(name: .customLong("expect-images"), help: .hidden) var expectImages = false
     @Flag(name: .customLong("allow-private-addresses"),
           help: "Let redirects lead anywhere (by default not to a more private address than the listed URL's host).")
     var allowPrivateAddresses = false
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        if anyFile && expectImages { throw ValidationError("--any-file and --expect-images contradict each other") }
         guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
     }
 
@@ -40,7 +46,7 @@ struct DownloadCommand: AsyncParsableCommand {
                 + "--allow-private-addresses lifts this")
         let requests = URLList.parse(text).map { url in
             DownloadRequest(url: url, destination: (out as NSString).appendingPathComponent(namer.name(for: url)),
-                            expectImage: expectImages, addressPolicy: policy)
+                            expectImage: !anyFile, addressPolicy: policy)
         }
         let aggregate = AggregateProgress()
         var config = transfer.configuration(observers: [aggregate])

@@ -15,11 +15,27 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "fsync every file before publishing it.")
     var durable = false
 
+    @Option(help: ArgumentHelp("Requests started per second against one host, retries included (default 10; 0: no limit). "
+        + "Loopback hosts are left out unless --rate is given.", valueName: "n"))
+    var rate: Double?
+
+    @Option(name: .customLong("user-agent"),
+            help: ArgumentHelp("The User-Agent sent with every download (default: fetch-gallery, its version and project URL).",
+                               valueName: "text"))
+    var userAgent: String?
+
+    /// Requests per second per host when --rate is not given.
+    static let defaultRate = 10.0
+
     @OptionGroup var certificates: CertificateOptions
 
     func validate() throws {
         guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
         guard deadline > 0 else { throw ValidationError("--deadline must be positive") }
+        if let rate, !(rate >= 0 && rate.isFinite) { throw ValidationError("--rate must be 0 or more requests per second") }
+        if let userAgent, userAgent.isEmpty || userAgent.contains(where: { $0.isNewline }) {
+            throw ValidationError("--user-agent must be one non-empty line")
+        }
     }
 
     /// The engine's configuration for these options, reporting to `observers`.
@@ -30,6 +46,11 @@ struct TransferOptions: ParsableArguments {
         config.deadline = deadline
         config.durable = durable
         config.caCertificatesPath = certificates.caCertificates
+        // The default rate is for other people's servers; one's own (loopback) is left alone unless asked.
+        let perSecond = rate ?? Self.defaultRate
+        config.requestsPerSecondPerHost = perSecond > 0 ? perSecond : nil
+        config.rateExemptsLoopback = rate == nil
+        if let userAgent { config.userAgent = userAgent }
         config.observers = observers
         return config
     }

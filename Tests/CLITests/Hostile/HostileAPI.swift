@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import GalleryTestSupport
 
 /// A 500px-style API on a FaultServer whose listing items point at faulty image endpoints, with what
@@ -19,6 +20,7 @@ final class HostileAPI {
     let server: FaultServer
     private(set) var pages: [Int: [String]] = [:]
     private(set) var pageOverrides: [Int: FaultServer.Response] = [:]
+    private(set) var pageFirstAnswers: [Int: [FaultServer.Response]] = [:]
     private(set) var expectations: [Int: Expectation] = [:]
     /// Image paths that must never be requested (NSFW, duplicates, refused addresses).
     private(set) var untouchedPaths: [String] = []
@@ -70,6 +72,11 @@ final class HostileAPI {
         pageOverrides[number] = response
     }
 
+    /// Serves `responses` for the first requests of listing page `number`, one each, then the page itself.
+    func page(_ number: Int, firstAnswers responses: [FaultServer.Response]) {
+        pageFirstAnswers[number] = responses
+    }
+
     func never(request path: String) { untouchedPaths.append(path) }
 
     func injects(_ markup: String) { injectedMarkup.append(markup) }
@@ -78,11 +85,18 @@ final class HostileAPI {
     func start() {
         let bodies = pages
         let overrides = pageOverrides
+        let firstAnswers = pageFirstAnswers
+        let asked = Locked<[Int: Int]>([:])
         let total = totalPages ?? max(bodies.keys.max() ?? 1, overrides.keys.max() ?? 1)
         server.route("/photos") { request, _ in
             let number = (request.query ?? "").split(separator: "&").first { $0.hasPrefix("page=") }
                 .flatMap { Int($0.dropFirst(5)) } ?? 0
             if let override = overrides[number] { return override }
+            let time = asked.withLock { counts -> Int in
+                counts[number, default: 0] += 1
+                return counts[number]!
+            }
+            if let first = firstAnswers[number], time <= first.count { return first[time - 1] }
             let items = bodies[number] ?? []
             return .status(200, headers: ["Content-Type": "application/json"],
                            text: "{\"current_page\":\(number),\"total_pages\":\(total),\"photos\":[\(items.joined(separator: ","))]}")

@@ -68,6 +68,38 @@ extension HostileNetwork {
 
     static let bomb = FaultServer.gzipBomb(uncompressedBytes: 1 << 30)
 
+    /// A listing page answered once with a gzip bomb (over the page cap), once with a 502, then properly:
+    /// asked again with backoff, so none of its 50 photos is missing (the defect: it was not asked again).
+    @Test func pageBombedOnceIsAskedAgainAndKeepsItsPhotos() async throws {
+        let api = try HostileAPI()
+        let small = try HostileAPI.small
+        for id in 1...52 {
+            api.photo(id, page: id <= 2 ? 1 : 2, expect: .ok(small)) { _, _ in .file(small, contentType: "image/jpeg") }
+        }
+        api.page(2, firstAnswers: [
+            .status(200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: Self.bomb),
+        ])
+        api.totalPages = 2
+        let run = try await HostileRun.run(api, pages: 2)
+        try run.verify(api, exitStatus: 0)
+        #expect(run.manifest.filter { $0["status"] as? String == "ok" }.count == 52)
+        let asked = api.server.requests(path: "/photos").filter { ($0.query ?? "").contains("page=2") }
+        #expect(asked.count == 2, "page 2 asked \(asked.count) times")
+    }
+
+    /// A 404 for a listing page is the server's answer about that page: not asked again.
+    @Test func aListingPage404IsNotAskedAgain() async throws {
+        let api = try HostileAPI()
+        let small = try HostileAPI.small
+        api.photo(1, expect: .ok(small)) { _, _ in .file(small, contentType: "image/jpeg") }
+        api.page(2, answers: .status(404, headers: ["Content-Type": "application/json"], text: "{\"error\":\"no page\"}"))
+        api.totalPages = 2
+        let run = try await HostileRun.run(api, pages: 2)
+        try run.verify(api, exitStatus: 1)
+        let asked = api.server.requests(path: "/photos").filter { ($0.query ?? "").contains("page=2") }
+        #expect(asked.count == 1, "page 2 asked \(asked.count) times")
+    }
+
     /// Page 1 fine, page 2 truncated JSON, page 3 wrong-typed, page 4 an HTML error page, page 5 fine:
     /// the readable pages' photos are all there, the run says some of the source failed (exit 1).
     @Test func brokenLaterPagesExitOneAndKeepTheRest() async throws {

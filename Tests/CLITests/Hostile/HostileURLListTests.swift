@@ -16,12 +16,14 @@ extension HostileNetwork {
         }
         HostileScenario.redirectLoop.install(on: server, path: "/loop.jpg", payload: camera)
         HostileScenario.htmlAsJPEG.install(on: server, path: "/page.jpg", payload: camera)
+        // A login page twice, then the photo: discarded, retried, saved.
+        HostileScenario.captivePortal.install(on: server, path: "/portal.jpg", payload: small)
         HostileScenario.redirectToFile.install(on: server, path: "/to-file.jpg", payload: camera)
         // A named loopback URL redirecting to 0.0.0.0 (this machine, by another name): refused.
         let zero = "http://0.0.0.0:\(server.port)/good.jpg"  // a value: a handler must not hold its server
         server.route("/to-zero.jpg") { _, _ in .redirect(to: zero) }
-        return (["/good.jpg": camera, "/cut-once.jpg": small],
-                ["/loop.jpg": ["more than 5 redirects"], "/page.jpg": ["not an image"],
+        return (["/good.jpg": camera, "/cut-once.jpg": small, "/portal.jpg": small],
+                ["/loop.jpg": ["more than 5 redirects"], "/page.jpg": ["not an image: the body is HTML text"],
                  "/to-file.jpg": ["redirect to a non-http(s) URL refused"],
                  "/to-zero.jpg": ["refused to connect to 0.0.0.0 (unspecified)"]])
     }
@@ -69,7 +71,7 @@ extension HostileNetwork {
         let out = parent.file("work/files")
         let before = HostileRun.tree(parent.path)
         let result = try await HostileRun.process(GalleryCLIKit.binary, [
-            "download", "--urls", listPath, "--out", out, "--progress", "none", "--deadline", "8", "--expect-images",
+            "download", "--urls", listPath, "--out", out, "--progress", "none", "--deadline", "8",
         ], timeout: 90)
         #expect(result.exitCode == 1, "stderr: \(result.stderrText)")
         let outside = HostileRun.tree(parent.path).subtracting(before).filter { !$0.hasPrefix("work") }
@@ -84,6 +86,25 @@ extension HostileNetwork {
             #expect(phrases.contains { line.contains($0) }, "\(path): \(line)")
         }
         #expect(server.requests(path: "/good.jpg").count == 1, "0.0.0.0 never reached /good.jpg a second time")
+        // Images are checked by default: the HTML page was asked for 5 times, then reported; nothing kept.
+        #expect(server.requests(path: "/page.jpg").count == 5)
+        #expect(server.requests(path: "/portal.jpg").count == 3)
+        #expect(!FileManager.default.fileExists(atPath: out + "/page.jpg.part"))
+    }
+
+    /// `--any-file` saves what the server sends, pages included (the old behaviour, now asked for).
+    @Test func downloadAnyFileSavesTheHTMLPage() async throws {
+        let server = try FaultServer()
+        HostileScenario.htmlAsJPEG.install(on: server, path: "/page.jpg", payload: [])
+        let parent = try TempDirectory(prefix: "fetch-gallery-hostile")
+        let listPath = try parent.write(Array(server.url("/page.jpg").utf8), to: "urls.txt")
+        let result = try await HostileRun.process(GalleryCLIKit.binary, [
+            "download", "--urls", listPath, "--out", parent.file("files"), "--progress", "none", "--any-file",
+        ], timeout: 60)
+        #expect(result.exitCode == 0, "\(result.stderrText)")
+        let saved = FileManager.default.contents(atPath: parent.file("files/page.jpg")).map { [UInt8]($0) } ?? []
+        #expect(saved.starts(with: Array("<!DOCTYPE html>".utf8)))
+        #expect(server.requests(path: "/page.jpg").count == 1)
     }
 }
 }

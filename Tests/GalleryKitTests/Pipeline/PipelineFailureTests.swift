@@ -60,6 +60,35 @@ import Testing
         #expect(summary.pagesFailed == 0 && summary.photosOK == 1 && summary.sourceError == nil)
     }
 
+    /// A page whose body went over the page cap once (a gzip bomb, a proxy's dump) is a transfer failure the
+    /// engine does not retry; the feed asks for the page again, so its photos are not lost.
+    @Test func pageOverTheCapOnceIsAskedForAgain() async throws {
+        let photo = FakePhoto(id: 1, corpusFile: "png-suite/basn2c08.png")
+        let api = try FakeAPI([[photo]])
+        let listing = "{\"total_pages\":1,\"photos\":[\(photo.json(base: api.base))]}"
+        api.server.route("/photos") { _, attempt in
+            attempt == 1 ? .status(200, headers: ["Content-Type": "application/json"], text: String(repeating: " ", count: 100_000))
+                         : .status(200, headers: ["Content-Type": "application/json"], text: listing)
+        }
+        let dir = try TempDirectory()
+        var job = PipelineKit.job(api, folder: dir.path, pages: 1, sizes: [64])
+        job.maxPageBytes = 64 * 1024
+        let summary = try await PipelineKit.run(job)
+        #expect(api.requestedPages == [1, 1])
+        #expect(summary.pagesFailed == 0 && summary.photosOK == 1 && summary.sourceError == nil)
+    }
+
+    /// A 4xx is the server's answer about that page: not asked again.
+    @Test func pageAnswered404IsNotAskedForAgain() async throws {
+        let api = try FakeAPI()
+        api.server.route("/photos") { _, _ in .status(404, text: "no such page\n") }
+        let dir = try TempDirectory()
+        let summary = try await PipelineKit.run(PipelineKit.job(api, folder: dir.path, pages: 1, sizes: [64]))
+        #expect(api.requestedPages == [1])
+        #expect(summary.pagesFailed == 1)
+        #expect(summary.sourceError?.contains("404") == true, "\(summary.sourceError ?? "")")
+    }
+
     @Test func unusableFirstPageIsASourceError() async throws {
         let api = try FakeAPI()
         api.server.route("/photos") { _, _ in .html("<html>maintenance</html>", contentType: "text/html") }

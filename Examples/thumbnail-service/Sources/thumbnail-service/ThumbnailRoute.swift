@@ -35,6 +35,8 @@ struct ThumbnailRoute: Sendable {
         } catch {
             switch error.stage {
             case .request: return Self.text(.badRequest, error.description)
+            // The address rule refused where the URL leads (loopback, metadata service, private network).
+            case .transfer where error.isAddressRefusal: return Self.text(.forbidden, error.description)
             // The image could not be fetched, or what came back is not a usable image.
             case .transfer, .decode: return Self.text(.badGateway, "upstream failure: \(error.description)")
             case .store: return Self.text(.internalServerError, error.description)
@@ -53,5 +55,13 @@ struct ThumbnailRoute: Sendable {
         headers[.contentType] = "text/plain; charset=utf-8"
         return Response(status: status, headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+}
+
+extension ImagePipelineError {
+    /// The pipeline's address policy refused the address the URL (or a redirect) resolved to.
+    var isAddressRefusal: Bool {
+        if case .addressRefused? = transferError?.reason { return true }
+        return false
     }
 }
