@@ -26,6 +26,8 @@ extension GalleryRun {
             await hand(selection.selected, to: feed, journal: journal)
         case .api(let base, let key):
             await feedPages(base: base, key: key, into: feed, journal: journal)
+        case .service(let source):
+            await feedBatches(of: source, into: feed, journal: journal)
         }
     }
 
@@ -93,7 +95,7 @@ extension GalleryRun {
     /// A listed photo whose image URLs are none of them http(s) (`file:///etc/passwd`, `javascript:`...)
     /// cannot be fetched: it goes in the manifest as failed, naming what it offered, rather than vanishing.
     /// (NSFW photos and duplicates are left out on purpose and are not failures.)
-    private func failUnusable(_ selection: PageSelection, of page: PhotoPage, number: Int, journal: Journal) {
+    func failUnusable(_ selection: PageSelection, of page: PhotoPage, number: Int, journal: Journal) {
         for rejected in selection.rejected where rejected.reason == .noUsableImage {
             guard let photo = page.photos.first(where: { $0.id == rejected.id }) else { continue }
             let offered = photo.images.map(\.url) + (photo.imageURL.map { [$0] } ?? [])
@@ -111,7 +113,7 @@ extension GalleryRun {
     /// Gives photos to the consumer, one permit each; stops when the run is stopping. Each is
     /// journaled as seen here, in listing order, so the gallery keeps the API's order (the photo
     /// tasks start concurrently, and their own `seen` records would land in scheduling order).
-    private func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation,
+    func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation,
                       journal: Journal) async {
         for photo in photos {
             guard await permits.acquire(), !isStopping else { return }
@@ -123,26 +125,17 @@ extension GalleryRun {
         }
     }
 
-    /// One listing page. Transfer errors were already retried by the engine; a body that is not a
-    /// usable page is asked for again a few times (a proxy's error page, a half-deployed API).
+    /// One listing page, read through the 500px source (``FiveHundredPxSource``): transfer errors were
+    /// already retried by the engine, rate limits waited out by the client, and a body that is not a
+    /// usable page asked for again a few times.
     func fetchPage(_ number: Int, base: URL, key: String?) async -> Result<PhotoPage, PipelineError> {
-        let route = PhotoAPIRoute(base: base, endpoint: .popular(page: number, perPage: job.perPage, consumerKey: key))
-        var last: PipelineError?
-        for attempt in 1...max(1, job.pageAttempts) {
-            let response: DataResponse
-            do { response = try await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response() } catch {
-                return .failure(.transfer(error))
-            }
-            noteAPIAddress(response.metrics.lastAttempt.primaryIP)
-            do {
-                return .success(try PhotoPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base)))
-            } catch {
-                last = .source(error)
-            }
-            if attempt < job.pageAttempts && !isStopping {
-                try? await Task.sleep(for: .milliseconds(250 << attempt))
-            }
+        let source = FiveHundredPxSource(base: base, consumerKey: key, perPage: job.perPage, pageAttempts: job.pageAttempts)
+        do {
+            let batch = try await source.batch(at: .page(number), client: client)
+            for address in await client.addresses { noteAPIAddress(address) }
+            return .success(batch.page)
+        } catch {
+            return .failure(.source(error))
         }
-        return .failure(last!)
     }
 }

@@ -24,6 +24,8 @@ public final class GalleryRun: Sendable {
     let comments = Locked([Int: [Comment]]())
     /// The class of the address the API's listing pages came from (the most public one seen).
     let apiAddressClass = Locked<AddressClass?>(nil)
+    /// The API requests' client: User-Agent, rate limits, redaction (see ``SourceClient``).
+    let client: SourceClient
 
     /// A run of `job`, not started yet (see ``run()``).
     ///
@@ -41,6 +43,17 @@ public final class GalleryRun: Sendable {
         self.observers = observers
         pool = WorkerPool(threads: job.workers)
         permits = AsyncPermits(job.lookahead)
+        var settings = SourceClient.Settings(userAgent: job.userAgent)
+        settings.maxWait = job.rateLimitWait
+        settings.maxBodyBytes = job.maxPageBytes
+        var secrets = job.secrets
+        if case .api(_, let key?) = job.source { secrets.append(key) }
+        let waits = Locked<[any GalleryObserver]>(observers)
+        client = SourceClient(engine: engine, settings: settings, secrets: secrets, onWait: { service, seconds, reason in
+            for observer in waits.withLock({ $0 }) {
+                observer.gallery(.sourceNotice(service: service, message: "waiting \(Int(seconds.rounded(.up))) s: \(reason)"))
+            }
+        })
     }
 
     deinit { pool.shutdown() }

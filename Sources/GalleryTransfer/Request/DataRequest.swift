@@ -155,7 +155,7 @@ extension TransferEngine {
                 return .retry(error, retryAfter: nil)
             }
             let head = outcome.head ?? ResponseHead(status: 0)
-            if RetryPolicy.retryableStatuses.contains(head.status) {
+            if RetryPolicy.retryableStatuses.contains(head.status), !(request.returnsRateLimitedAnswers && head.status == 429) {
                 let e = TransferError(url: request.url, reason: .httpStatus(head.status), status: head.status, attempts: number)
                 return .retry(e, retryAfter: head.headers["Retry-After"])
             }
