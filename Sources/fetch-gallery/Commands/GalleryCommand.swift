@@ -122,7 +122,7 @@ struct GalleryCommand: AsyncParsableCommand {
             }
             source = .urlList(text: text, name: urls)
         } else if sources.isService {
-            source = .service(try sources.photoSource(api: api.flatMap { URL(string: $0) }, perPage: 50,
+            source = .service(try sources.photoSource(api: api.flatMap { URL(string: $0) }, includeNSFW: includeNSFW,
                                                       environment: ProcessInfo.processInfo.environment)!)
         } else if let api {
             source = .api(base: URL(string: api)!, consumerKey: consumerKey)

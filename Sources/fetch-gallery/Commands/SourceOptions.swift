@@ -26,6 +26,11 @@ struct SourceOptions: ParsableArguments {
         """, valueName: "key"))
     var key: String?
 
+    @Option(name: .customLong("per-page"),
+            help: ArgumentHelp("Photos per page or batch of a --source service (default: 50 for Commons, 20 for Openverse "
+                               + "(its anonymous maximum), 30 for Unsplash, 80 for Pexels, 100 for Flickr).", valueName: "n"))
+    var perPage: Int?
+
     @Option(name: .customLong("user-agent"),
             help: ArgumentHelp("Sent as User-Agent on API requests (default: the tool, its version and a contact URL).",
                                valueName: "text"))
@@ -58,6 +63,10 @@ struct SourceOptions: ParsableArguments {
         if query != nil, [nil, "commons", "500px"].contains(source) {
             throw ValidationError("--query goes with --source openverse, unsplash, pexels or flickr")
         }
+        if let perPage, perPage < 1 { throw ValidationError("--per-page must be at least 1") }
+        if let perPage, source == "openverse", perPage > 20 {
+            throw ValidationError("--per-page is at most 20 for openverse (its limit for clients without a token)")
+        }
         guard rateLimitWait >= 0 else { throw ValidationError("--rate-limit-wait must not be negative") }
         if let userAgent, userAgent.trimmingCharacters(in: .whitespaces).isEmpty || userAgent.contains(where: \.isNewline) {
             throw ValidationError("--user-agent must be one non-empty line")
@@ -74,7 +83,7 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// The service's source; `api` replaces its base URL. Throws a usage error naming a missing key.
-    func photoSource(api: URL?, perPage: Int, environment: [String: String]) throws -> (any PhotoSource)? {
+    func photoSource(api: URL?, includeNSFW: Bool, environment: [String: String]) throws -> (any PhotoSource)? {
         guard let source, source != "500px" else { return nil }
         let key = resolvedKey(environment: environment)
         func needKey() throws -> String {
@@ -85,7 +94,10 @@ struct SourceOptions: ParsableArguments {
         }
         switch source {
         case "commons":
-            return CommonsSource(category: category ?? "", endpoint: api ?? CommonsSource.defaultEndpoint, perBatch: perPage)
+            return CommonsSource(category: category ?? "", endpoint: api ?? CommonsSource.defaultEndpoint, perBatch: perPage ?? 50)
+        case "openverse":
+            return OpenverseSource(query: query ?? "", base: api ?? OpenverseSource.defaultBase, perPage: perPage ?? 20,
+                                   includeMature: includeNSFW)
         default:
             _ = try needKey()
             throw ValidationError("--source \(source) is not available in this build")
