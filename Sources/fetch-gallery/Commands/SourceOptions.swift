@@ -98,8 +98,15 @@ struct SourceOptions: ParsableArguments {
         case "openverse":
             return OpenverseSource(query: query ?? "", base: api ?? OpenverseSource.defaultBase, perPage: perPage ?? 20,
                                    includeMature: includeNSFW)
+        case "unsplash":
+            return UnsplashSource(query: query, accessKey: try needKey(), base: api ?? UnsplashSource.defaultBase,
+                                  perPage: perPage ?? 30)
+        case "pexels":
+            return PexelsSource(query: query, key: try needKey(), base: api ?? PexelsSource.defaultBase, perPage: perPage ?? 80)
+        case "flickr":
+            return FlickrSource(query: query, key: try needKey(), endpoint: api ?? FlickrSource.defaultEndpoint,
+                                perPage: perPage ?? 100, includeNSFW: includeNSFW)
         default:
-            _ = try needKey()
             throw ValidationError("--source \(source) is not available in this build")
         }
     }

@@ -17,7 +17,7 @@ public struct RateLimitState: Sendable, Hashable {
     /// Nothing known yet.
     public init() {}
 
-    /// Takes in the headers of a successful answer: a spent budget blocks until it resets.
+    /// Takes in the headers of an answer (successful, or limited): a spent budget blocks until it resets.
     public mutating func note(success headers: [String: String], now: Date = Date()) {
         func header(_ name: String) -> String? {
             headers.first { $0.key.lowercased() == name.lowercased() }?.value.trimmingCharacters(in: .whitespaces)

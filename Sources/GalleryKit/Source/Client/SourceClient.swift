@@ -25,6 +25,9 @@ public actor SourceClient {
         public init(userAgent: String = SourceClient.defaultUserAgent) { self.userAgent = userAgent }
     }
 
+    /// The wait after a limited answer that names no wait (Pexels' 429 carries no header), at most `maxWait`.
+    public static let unknownWait: Double = 60
+
     /// `fetch-gallery/VERSION (+contact URL)`: names the tool, its version and where to reach its authors.
     public static let defaultUserAgent = "fetch-gallery/0.2 (+https://github.com/fetch-gallery/fetch-gallery; photo gallery builder)"
 
@@ -77,8 +80,12 @@ public actor SourceClient {
                                message: redactor.redact(Self.summary(of: body)))
             }
             limitedAnswers += 1
-            let wait = RateLimitState.wait(afterLimited: headerFields, body: body) ?? 60
-            let why = "HTTP \(response.status) (rate limited)" + (Self.summary(of: body).isEmpty ? "" : ": " + redactor.redact(Self.summary(of: body)))
+            // A limited answer may still say the budget is spent (Unsplash's 403 carries X-Ratelimit-Remaining: 0).
+            states[service, default: RateLimitState()].note(success: headerFields)
+            let budgetWait = states[service]?.blockedUntil.map { max(0, $0.timeIntervalSinceNow) }
+            let wait = RateLimitState.wait(afterLimited: headerFields, body: body) ?? budgetWait ?? min(Self.unknownWait, settings.maxWait)
+            var why = "HTTP \(response.status) (rate limited)" + (Self.summary(of: body).isEmpty ? "" : ": " + redactor.redact(Self.summary(of: body)))
+            if let reason = states[service]?.reason, budgetWait != nil { why += "; " + reason }
             guard limitedAnswers <= settings.limitedRetries else {
                 throw .rateLimited(service: service, message: "\(why); still limited after \(limitedAnswers) waits. Everything done so far is kept: run the same command again later.")
             }
@@ -102,6 +109,7 @@ public actor SourceClient {
 
     private func waitForBudget(_ service: String) async throws(SourceError) {
         guard let state = states[service], let until = state.blockedUntil else { return }
+        // Whoever waits clears the block for the others once the wait is over.
         let wait = until.timeIntervalSinceNow
         if wait > 0 { try await pause(wait, service: service, why: state.reason ?? "rate limit") }
         states[service] = RateLimitState()
