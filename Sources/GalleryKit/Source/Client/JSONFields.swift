@@ -61,7 +61,8 @@ enum SourceQuery {
     /// `base` + `path` + `?` + the items; `base` may carry a path prefix (`--api http://host/prefix`).
     static func url(_ base: URL, path: String, _ items: [(String, String)]) -> String {
         var text = base.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
+        // A path to add starts with "/": drop the base's own trailing ones. With none, the base is the endpoint as given.
+        while !path.isEmpty, text.hasSuffix("/") { text.removeLast() }
         let query = items.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
         return text + path + (query.isEmpty ? "" : "?" + query)
     }
