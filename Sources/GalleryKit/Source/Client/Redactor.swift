@@ -2,7 +2,7 @@ import Foundation
 
 /// Removes secrets (API keys) from any text before it can reach an error, the journal, the manifest or
 /// the progress output: each secret is replaced, as typed and percent-encoded (as it appears in a URL's
-/// query), by `[redacted]`.
+/// query), by `REDACTED`.
 public struct Redactor: Sendable, Hashable {
     /// The texts never to show. Empty strings and one- or two-character "keys" are ignored (they would
     /// redact ordinary words).
@@ -27,7 +27,7 @@ public struct Redactor: Sendable, Hashable {
     public func redact(_ text: String) -> String {
         var out = text
         for secret in secrets where out.contains(secret) {
-            out = out.replacingOccurrences(of: secret, with: "[redacted]")
+            out = out.replacingOccurrences(of: secret, with: "REDACTED")
         }
         return out
     }
