@@ -158,6 +158,8 @@ struct GalleryCommand: AsyncParsableCommand {
         var configuration = transfer.configuration(observers: [aggregate])
         // A service's image hosts get the same descriptive agent as its API (Wikimedia asks it of both).
         if sources.isService || sources.userAgent != nil { configuration.userAgent = job.userAgent }
+        // Wikimedia asks clients for at most 3 requests at once.
+        if sources.source == "commons" { configuration.maxConcurrentPerHost = min(configuration.maxConcurrentPerHost, 3) }
         let engine = TransferEngine(configuration: configuration)
         let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report])
