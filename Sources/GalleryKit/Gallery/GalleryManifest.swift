@@ -41,6 +41,10 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         public var status: Status
         /// Why the photo failed; only when `status` is `failed`.
         public var error: String?
+        /// The id as the source spells it, when it is not `id` (an Openverse UUID, an Unsplash id).
+        public var sourceID: String?
+        /// Author, author link, licence name and link, and the photo's page at its source.
+        public var credit: PhotoCredit?
 
         /// The manifest's view of one entry of a gallery state.
         public init(entry: GalleryState.Entry) {
@@ -53,6 +57,8 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
                 height: entry.original?.height ?? meta.height,
                 thumbnails: Dictionary(uniqueKeysWithValues: entry.thumbnails.map { (String($0.key), $0.value.path) }),
                 status: failure == nil ? .ok : .failed, error: failure)
+            sourceID = meta.sourceID
+            credit = meta.credit
         }
 
         /// A photo of the manifest, field by field.
@@ -75,8 +81,9 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error
+            case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error, credit
             case sourceURL = "source_url"
+            case sourceID = "source_id"
         }
     }
 

@@ -11,6 +11,9 @@ public enum GalleryEvent: Sendable {
     case photoFinished(id: Int, name: String, downloaded: Int64, thumbnailsMade: Int)
     /// A photo failed; it is in the manifest with this reason.
     case photoFailed(id: Int, name: String, url: String, reason: String)
+    /// Something the user should know about the source that is not a failure: a wait its rate limit asks
+    /// for, a download report the service did not take.
+    case sourceNotice(service: String, message: String)
 }
 
 /// Receives ``GalleryEvent``s. The CLI's progress bar is one; library users can add their own.
@@ -38,6 +41,9 @@ public struct GalleryRunSummary: Sendable {
     public var interrupted = false
     /// Nothing could be read from the source at all (the first page failed, or the list was unusable).
     public var sourceError: String?
+    /// The source stopped before its end (its service's rate-limit budget is spent): what it said.
+    /// Everything done before is kept; a re-run carries on.
+    public var sourceStopped: String?
 
     /// All zero.
     public init() {}

@@ -11,6 +11,29 @@ public struct GalleryJob: Sendable {
         case urlList(text: String, name: String)
         /// A plan file made by ``GalleryRun/plan()`` (the listing read once), and the source it records.
         case plan(path: String, source: String)
+        /// A photo service (``PhotoSource``): Wikimedia Commons, Openverse, Unsplash, Pexels, Flickr.
+        case service(any PhotoSource)
+
+        /// Equal when the same kind reads the same listing (services compare by name and description).
+        public static func == (a: Source, b: Source) -> Bool {
+            switch (a, b) {
+            case let (.api(b1, k1), .api(b2, k2)): b1 == b2 && k1 == k2
+            case let (.urlList(t1, n1), .urlList(t2, n2)): t1 == t2 && n1 == n2
+            case let (.plan(p1, s1), .plan(p2, s2)): p1 == p2 && s1 == s2
+            case let (.service(s1), .service(s2)): s1.name == s2.name && s1.sourceDescription == s2.sourceDescription
+            default: false
+            }
+        }
+
+        /// Hashes what ``==`` compares.
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case let .api(base, key): hasher.combine(0); hasher.combine(base); hasher.combine(key)
+            case let .urlList(text, name): hasher.combine(1); hasher.combine(text); hasher.combine(name)
+            case let .plan(path, source): hasher.combine(3); hasher.combine(path); hasher.combine(source)
+            case let .service(source): hasher.combine(2); hasher.combine(source.name); hasher.combine(source.sourceDescription)
+            }
+        }
     }
 
     /// Where the photos come from.
@@ -54,6 +77,12 @@ public struct GalleryJob: Sendable {
     /// Do only this slice of the job (``ShardSpec``) and write a shard part instead of the gallery's
     /// index, pages and manifest (``GalleryMerge`` writes those from every part). Nil: the whole job.
     public var shard: ShardSpec?
+    /// Sent as `User-Agent` on API requests.
+    public var userAgent = SourceClient.defaultUserAgent
+    /// The longest wait (seconds) for a service's rate limit; a longer one stops the source (all done is kept).
+    public var rateLimitWait: Double = 120
+    /// Keys and tokens given for the source: redacted from every message, never recorded.
+    public var secrets: [String] = []
     /// How to lift the address rule, quoted when it refuses a connection.
     public var privateAddressesHint = "--allow-private-addresses lifts this"
 
@@ -69,6 +98,7 @@ public struct GalleryJob: Sendable {
         case .api(let base, _): base.absoluteString
         case .urlList(_, let name): name
         case .plan(_, let source): source
+        case .service(let source): source.sourceDescription
         }
     }
 }

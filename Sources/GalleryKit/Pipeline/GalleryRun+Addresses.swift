@@ -15,7 +15,7 @@ extension GalleryRun {
             return AddressPolicy(.atMostAsPrivateAsOrigin,
                                  explanation: "a listed URL may not redirect to a more private address than its own "
                                     + "host's; \(job.privateAddressesHint)")
-        case .api, .plan:
+        case .api, .plan, .service:
             // Photos are only handed on after a page arrived, so the class is known; fail closed if not.
             let api = apiAddressClass.withLock { $0 } ?? .publicInternet
             return AddressPolicy(.atMostAsPrivateAs(api),

@@ -12,6 +12,8 @@ extension GalleryRun {
             await feedPages(base: base, key: key, into: feed, journal: journal)
         case .plan(let path, _):
             await feedPlan(path, into: feed, journal: journal)
+        case .service(let source):
+            await feedBatches(of: source, into: feed, journal: journal)
         }
     }
 
@@ -80,7 +82,7 @@ extension GalleryRun {
     /// A listed photo whose image URLs are none of them http(s) (`file:///etc/passwd`, `javascript:`...)
     /// cannot be fetched: it goes in the manifest as failed, naming what it offered, rather than vanishing.
     /// (NSFW photos and duplicates are left out on purpose and are not failures.)
-    private func failUnusable(_ selection: PageSelection, of page: PhotoPage, number: Int, journal: Journal?) {
+    func failUnusable(_ selection: PageSelection, of page: PhotoPage, number: Int, journal: Journal?) {
         for rejected in selection.rejected where rejected.reason == .noUsableImage {
             guard let photo = page.photos.first(where: { $0.id == rejected.id }) else { continue }
             let offered = photo.images.map(\.url) + (photo.imageURL.map { [$0] } ?? [])
@@ -110,44 +112,18 @@ extension GalleryRun {
         }
     }
 
-    /// One listing page. Transfer errors were already retried by the engine where another attempt may
-    /// help; on top of that, a page that failed for any reason but a 4xx or a refusal that cannot change
-    /// (a body over the page cap, a cut body, a 5xx after the engine's attempts, a body that is not a
-    /// usable page: a proxy's error page, a half-deployed API, a gzip bomb served once) is asked for again
-    /// a few times with backoff, since a missing page costs all of its photos.
+    /// One listing page, read through the 500px source (``FiveHundredPxSource``): transfer errors were
+    /// already retried by the engine, rate limits waited out by the client, a request that failed for any
+    /// reason but a 4xx or a refusal that would repeat asked again by the client (a gzip bomb served once),
+    /// and a body that is not a usable page asked for again a few times.
     func fetchPage(_ number: Int, base: URL, key: String?) async -> Result<PhotoPage, PipelineError> {
-        let route = PhotoAPIRoute(base: base, endpoint: .popular(page: number, perPage: job.perPage, consumerKey: key))
-        var last: PipelineError?
-        for attempt in 1...max(1, job.pageAttempts) {
-            do {
-                let response = try await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response()
-                noteAPIAddress(response.metrics.lastAttempt.primaryIP)
-                return .success(try PhotoPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base)))
-            } catch let error as TransferError {
-                last = .transfer(error)
-                if !Self.pageMayBeAskedAgain(error) { break }
-            } catch let error as SourceError {
-                last = .source(error)
-            } catch {
-                last = .source(.malformedPage(page: route.endpoint.url(relativeTo: base), reason: String(describing: error)))
-            }
-            if attempt < job.pageAttempts && !isStopping {
-                try? await Task.sleep(for: .milliseconds(250 << attempt))
-            }
-        }
-        return .failure(last!)
-    }
-
-    /// Whether a listing request that failed with `error` is worth another page-level attempt: not a 4xx
-    /// (the server's answer about this request), not a refusal that would repeat (TLS, address policy, URL),
-    /// not a stop.
-    static func pageMayBeAskedAgain(_ error: TransferError) -> Bool {
-        switch error.reason {
-        case .httpStatus(let status): return !(400..<500).contains(status)
-        case .cancelled, .engineStopped, .invalidURL, .unsupportedScheme, .addressRefused, .tlsVerificationFailed,
-             .redirectRefused, .tooManyRedirects:
-            return false
-        default: return true
+        let source = FiveHundredPxSource(base: base, consumerKey: key, perPage: job.perPage, pageAttempts: job.pageAttempts)
+        do {
+            let batch = try await source.batch(at: .page(number), client: client)
+            for address in await client.addresses { noteAPIAddress(address) }
+            return .success(batch.page)
+        } catch {
+            return .failure(.source(error))
         }
     }
 }

@@ -35,6 +35,7 @@ extension GalleryRun {
                                                                                    expectImage: true, addressPolicy: imageAddressPolicy))
                         downloaded = result.bytes - result.resumedFrom
                         count { $0.bytesDownloaded += downloaded }
+                        if photo.downloadPing != nil { await reportDownload(of: photo) }
                     } catch {
                         if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
                         return fail(photo, url: url, .transfer(error), journal: journal)

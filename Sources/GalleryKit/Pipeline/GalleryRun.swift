@@ -27,6 +27,8 @@ public final class GalleryRun: Sendable {
     let apiAddressClass = Locked<AddressClass?>(nil)
     /// The address of that class (recorded in a plan, so a run from it applies the same rule).
     let apiAddress = Locked<String?>(nil)
+    /// The API requests' client: User-Agent, rate limits, redaction (see ``SourceClient``).
+    let client: SourceClient
 
     /// A run of `job`, not started yet (see ``run()``).
     ///
@@ -44,6 +46,18 @@ public final class GalleryRun: Sendable {
         self.observers = observers
         pool = WorkerPool(threads: job.workers)
         permits = AsyncPermits(job.lookahead)
+        var settings = SourceClient.Settings(userAgent: job.userAgent)
+        settings.maxWait = job.rateLimitWait
+        settings.maxBodyBytes = job.maxPageBytes
+        settings.requestAttempts = job.pageAttempts
+        var secrets = job.secrets
+        if case .api(_, let key?) = job.source { secrets.append(key) }
+        let waits = Locked<[any GalleryObserver]>(observers)
+        client = SourceClient(engine: engine, settings: settings, secrets: secrets, onWait: { service, seconds, reason in
+            for observer in waits.withLock({ $0 }) {
+                observer.gallery(.sourceNotice(service: service, message: "waiting \(Int(seconds.rounded(.up))) s: \(reason)"))
+            }
+        })
     }
 
     deinit { pool.shutdown() }

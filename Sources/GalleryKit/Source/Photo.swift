@@ -31,12 +31,19 @@ public struct Photo: Sendable, Hashable, Codable {
     public var imageURL: String?
     /// Every image size offered.
     public var images: [PhotoImage]
+    /// The id as the source spells it when it is not the number in `id` (see `PhotoID`).
+    public var sourceID: String?
+    /// Author, licence and links, for the credit line (see `PhotoCredit`).
+    public var credit: PhotoCredit?
+    /// A URL the source asks to be called once the photo is downloaded (Unsplash's
+    /// `links.download_location`); never recorded in the gallery.
+    public var downloadPing: String?
 
     /// Creates a photo.
     public init(
         id: Int, name: String, description: String? = nil, nsfw: Bool = false, rating: Double? = nil,
         user: PhotoUser? = nil, width: Int? = nil, height: Int? = nil, imageURL: String? = nil,
-        images: [PhotoImage] = []
+        images: [PhotoImage] = [], sourceID: String? = nil, credit: PhotoCredit? = nil, downloadPing: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -48,11 +55,15 @@ public struct Photo: Sendable, Hashable, Codable {
         self.height = height
         self.imageURL = imageURL
         self.images = images
+        self.sourceID = sourceID
+        self.credit = credit
+        self.downloadPing = downloadPing
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, description, nsfw, rating, user, width, height, images
+        case id, name, description, nsfw, rating, user, width, height, images, credit
         case imageURL = "image_url"
+        case sourceID = "source_id"
     }
 
     /// Reads a photo from the API's JSON, tolerating odd types (numbers as strings and the like).
@@ -71,6 +82,8 @@ public struct Photo: Sendable, Hashable, Codable {
             ?? c.lenient([String].self, forKey: .imageURL)?.first
         let lossy = c.lenient([LossyElement<PhotoImage>].self, forKey: .images) ?? []
         images = partition(lossy).items
+        sourceID = c.lenient(String.self, forKey: .sourceID)
+        credit = c.lenient(PhotoCredit.self, forKey: .credit)
         guard imageURL != nil || !images.isEmpty else {
             throw DecodingError.keyNotFound(
                 CodingKeys.imageURL,
@@ -92,6 +105,8 @@ public struct Photo: Sendable, Hashable, Codable {
         try c.encodeIfPresent(height, forKey: .height)
         try c.encodeIfPresent(imageURL, forKey: .imageURL)
         try c.encode(images, forKey: .images)
+        try c.encodeIfPresent(sourceID, forKey: .sourceID)
+        try c.encodeIfPresent(credit, forKey: .credit)
     }
 
     /// Absent or `null` means safe; a Bool, 0/1 or "true"/"false" is read; anything else

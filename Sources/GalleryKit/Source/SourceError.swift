@@ -13,6 +13,16 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedPage(page: URL, reason: String)
     /// A listed photo offers no http(s) image URL (only `file:`, `javascript:`, relative or broken ones).
     case noImageURL(photoID: Int, offered: [String])
+    /// A request to the service failed: the transfer layer's reason, keys already redacted.
+    case request(service: String, reason: String)
+    /// The service answered with an error of its own (a refused key, Flickr's `stat=fail` at status 200,
+    /// MediaWiki's `error` object): its status and message, keys already redacted.
+    case service(service: String, url: String, status: Int, message: String)
+    /// The service's request budget is spent and the wait is longer than the run waits for: the source
+    /// stops here, everything done so far is kept, and a re-run carries on.
+    case rateLimited(service: String, message: String)
+    /// The source was asked for something it cannot do (a missing key, a bad option).
+    case unusable(service: String, reason: String)
 
     /// One line: where, then what went wrong.
     public var description: String {
@@ -26,6 +36,14 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .noImageURL(id, offered):
             "photo \(id) has no http(s) image URL"
                 + (offered.isEmpty ? "" : " (offered: " + offered.prefix(3).map { String($0.prefix(200)) }.joined(separator: ", ") + ")")
+        case let .request(service, reason):
+            "\(service): \(reason)"
+        case let .service(service, url, status, message):
+            "\(service) answered \(url) with an error (HTTP \(status)): \(message)"
+        case let .rateLimited(service, message):
+            "\(service): rate limit reached: \(message)"
+        case let .unusable(service, reason):
+            "\(service): \(reason)"
         }
     }
 }

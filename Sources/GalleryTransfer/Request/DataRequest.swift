@@ -156,7 +156,9 @@ extension TransferEngine {
             }
             let head = outcome.head ?? ResponseHead(status: 0)
             let reason = TransferError.statusReason(head.status, body: outcome.errorBody)
-            if RetryPolicy.retryableStatuses.contains(head.status) || reason != .httpStatus(head.status) {
+            let limited = head.status == 429 || reason != .httpStatus(head.status)
+            // A caller that reads rate-limited answers itself (a photo source's client) gets them back.
+            if RetryPolicy.retryableStatuses.contains(head.status) || limited, !(request.returnsRateLimitedAnswers && limited) {
                 let e = TransferError(url: request.url, reason: reason, status: head.status, attempts: number)
                 return .retry(e, retryAfter: head.headers["Retry-After"])
             }

@@ -13,6 +13,9 @@ public struct HTTPRequest: Sendable {
     /// A lower body cap for this request than the engine's `maxBodyBytes` (e.g. a JSON page that has no
     /// business being large, so a gzip bomb stops at a few megabytes instead of hundreds); nil: the engine's.
     public var maxBodyBytes: Int64?
+    /// Hand a 429 answer (headers and body) back to the caller instead of retrying it: for API clients that
+    /// read the service's own rate-limit headers and throttle messages (see GalleryKit's `SourceClient`).
+    public var returnsRateLimitedAnswers = false
 
     /// A request; GET without a body by default, any address allowed unless `addressPolicy` says otherwise.
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,

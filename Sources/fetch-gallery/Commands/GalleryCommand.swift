@@ -26,7 +26,8 @@ struct GalleryCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API.", valueName: "url"))
+    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API, or of the --source service (a mirror, a proxy, a test server).",
+                               valueName: "url"))
     var api: String?
 
     @Option(name: .customLong("consumer-key"), help: "API consumer key, sent as the consumer_key query parameter.")
@@ -85,6 +86,8 @@ struct GalleryCommand: AsyncParsableCommand {
 
     @OptionGroup var shards: ShardOptions
 
+    @OptionGroup var sources: SourceOptions
+
     @OptionGroup var output: OutputOptions
 
     func thumbnailSizes() throws -> [Int] {
@@ -115,6 +118,11 @@ struct GalleryCommand: AsyncParsableCommand {
         }
         _ = try thumbnailSizes()
         try shards.validate()
+        if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
+        if sources.isService, shards.shard != nil || shards.fromEnvironment {
+            throw ValidationError("--shard works with a 500px-style --api and with --urls; --source \(sources.source!) lists by its own cursor and runs whole")
+        }
+        if sources.source == "500px", api == nil { throw ValidationError("--source 500px needs --api URL") }
     }
 
     func run() async throws {
@@ -134,6 +142,9 @@ struct GalleryCommand: AsyncParsableCommand {
                 throw ExitCode(3)
             }
             source = .urlList(text: text, name: urls)
+        } else if sources.isService {
+            source = .service(try sources.photoSource(api: api.flatMap { URL(string: $0) }, includeNSFW: includeNSFW,
+                                                      environment: ProcessInfo.processInfo.environment)!)
         } else if let api {
             source = .api(base: URL(string: api)!, consumerKey: consumerKey)
         } else {
@@ -162,9 +173,17 @@ struct GalleryCommand: AsyncParsableCommand {
         job.webpQuality = encoding.webpQuality
         job.allowPrivateAddresses = allowPrivateAddresses
         job.shard = shard
+        job.userAgent = sources.userAgent ?? job.userAgent
+        job.rateLimitWait = sources.rateLimitWait
+        job.secrets = [sources.resolvedKey(environment: ProcessInfo.processInfo.environment), consumerKey].compactMap { $0 }
 
         let aggregate = AggregateProgress()
-        let engine = TransferEngine(configuration: transfer.configuration(observers: [aggregate]))
+        var configuration = transfer.configuration(observers: [aggregate])
+        // A service's image hosts get the same descriptive agent as its API (Wikimedia asks it of both).
+        if sources.isService || sources.userAgent != nil { configuration.userAgent = job.userAgent }
+        // Wikimedia asks clients for at most 3 requests at once.
+        if sources.source == "commons" { configuration.maxConcurrentPerHost = min(configuration.maxConcurrentPerHost, 3) }
+        let engine = TransferEngine(configuration: configuration)
         let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report])
         let interrupts = Interrupts { _ in
@@ -196,6 +215,10 @@ struct GalleryCommand: AsyncParsableCommand {
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }
         if summary.interrupted { throw ExitCode(130) }
+        if let stopped = summary.sourceStopped {
+            StandardError.line("fetch-gallery: the source stopped early: \(GalleryReport.oneLine(stopped, limit: 2000))")
+            throw ExitCode(3)
+        }
         if let problem = summary.sourceError, summary.photosOK == 0 {
             StandardError.line("fetch-gallery: the source could not be read: \(GalleryReport.oneLine(problem, limit: 2000))")
             throw ExitCode(3)

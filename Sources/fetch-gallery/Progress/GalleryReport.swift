@@ -47,6 +47,8 @@ final class GalleryReport: GalleryObserver {
         case let .photoFailed(id, name, url, reason):
             counts.withLock { $0.failed.append((name, url, reason)) }
             renderer.event("photo", ["id": id, "name": name, "ok": false, "url": url, "error": reason])
+        case let .sourceNotice(service, message):
+            renderer.event("source", ["source": service, "message": message])
         }
     }
 

@@ -76,7 +76,7 @@ struct IndexPage {
                 .element("figcaption", children: [
                     .element("a", attributes: ["href": link], children: [GalleryDocument.isolated(name, class: "name")]),
                     .element("span", attributes: ["class": "meta"], children: [
-                        GalleryDocument.isolated(meta.photographer ?? "unknown"),
+                        CreditLine.short(meta),
                         .text(" · ★ " + GalleryDocument.rating(meta.rating)),
                     ]),
                 ]),

@@ -44,7 +44,7 @@ struct PhotoDetailPage {
             ]))
         }
         body.append(.element("p", attributes: ["class": "meta"], children: [
-            .text("By "), GalleryDocument.isolated(meta.photographer ?? "unknown"),
+            CreditLine.full(meta),
             .text(" · rating " + GalleryDocument.rating(meta.rating)),
         ]))
         if let description = meta.description, !description.isEmpty {

@@ -19,11 +19,16 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     /// The listing page (from 1) the photo was selected from; for a URL list, its line number
     /// (from 1). Orders the photos when shards' parts are merged; nil in journals of older versions.
     public var page: Int?
+    /// The id as the source spells it, when it is not `id` itself (see `PhotoID`).
+    public var sourceID: String?
+    /// Author, licence and links at the source; nil in journals of older versions.
+    public var credit: PhotoCredit?
 
     /// Creates the metadata of one photo.
     public init(
         id: Int, name: String, photographer: String? = nil, rating: Double? = nil, description: String? = nil,
-        sourceURL: String? = nil, width: Int? = nil, height: Int? = nil, page: Int? = nil
+        sourceURL: String? = nil, width: Int? = nil, height: Int? = nil, page: Int? = nil,
+        sourceID: String? = nil, credit: PhotoCredit? = nil
     ) {
         self.id = id
         self.name = name
@@ -34,11 +39,14 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
         self.width = width
         self.height = height
         self.page = page
+        self.sourceID = sourceID
+        self.credit = credit
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, photographer, rating, description, width, height, page
+        case id, name, photographer, rating, description, width, height, page, credit
         case sourceURL = "source_url"
+        case sourceID = "source_id"
     }
 }
 

@@ -12,7 +12,9 @@ extension PhotoMetadata {
             sourceURL: selected.imageURL.absoluteString,
             width: photo.width,
             height: photo.height,
-            page: selected.page
+            page: selected.page,
+            sourceID: photo.sourceID,
+            credit: photo.credit
         )
     }
 }

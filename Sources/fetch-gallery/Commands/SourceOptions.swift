@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `--source` and what each service needs (`--category`, `--query`, a key), `--user-agent` and
+/// `--rate-limit-wait`: one declaration, mapped here to a ``PhotoSource``.
+struct SourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("""
+        The photo service: commons, openverse, unsplash, pexels, flickr or 500px (the default when --api is \
+        given alone). With neither --source nor --api, the built-in demo catalogue is used.
+        """, valueName: "name"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("The Wikimedia Commons category (--source commons), e.g. \"Featured pictures of landscapes\".",
+                               valueName: "name"))
+    var category: String?
+
+    @Option(help: ArgumentHelp("Search words (--source openverse, unsplash, pexels, flickr); without it Unsplash lists its "
+                               + "editorial feed, Pexels its curated photos and Flickr today's interesting photos.",
+                               valueName: "words"))
+    var query: String?
+
+    @Option(help: ArgumentHelp("""
+        The service's API key (else from UNSPLASH_ACCESS_KEY, PEXELS_API_KEY or FLICKR_API_KEY). Never written \
+        to the gallery, the journal, the progress output or an error message.
+        """, valueName: "key"))
+    var key: String?
+
+    @Option(name: .customLong("per-page"),
+            help: ArgumentHelp("Photos per page or batch of a --source service (default: 50 for Commons, 20 for Openverse "
+                               + "(its anonymous maximum), 30 for Unsplash, 80 for Pexels, 100 for Flickr).", valueName: "n"))
+    var perPage: Int?
+
+    @Option(name: .customLong("user-agent"),
+            help: ArgumentHelp("Sent as User-Agent on API requests (default: the tool, its version and a contact URL).",
+                               valueName: "text"))
+    var userAgent: String?
+
+    @Option(name: .customLong("rate-limit-wait"),
+            help: ArgumentHelp("""
+                The longest wait, in seconds, for a service's rate limit; when its budget resets later than this, \
+                the source stops (exit status 3) keeping everything done, and a re-run carries on.
+                """, valueName: "seconds"))
+    var rateLimitWait: Double = 120
+
+    /// The services `--source` accepts.
+    static let names = ["commons", "openverse", "unsplash", "pexels", "flickr", "500px"]
+
+    /// The environment variable each keyed service reads.
+    static let keyVariables = ["unsplash": "UNSPLASH_ACCESS_KEY", "pexels": "PEXELS_API_KEY", "flickr": "FLICKR_API_KEY"]
+
+    func validate() throws {
+        if let source, !Self.names.contains(source) {
+            throw ValidationError("--source must be one of \(Self.names.joined(separator: ", "))")
+        }
+        if source == "commons", (category ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--source commons needs --category NAME, e.g. --category \"Featured pictures of landscapes\"")
+        }
+        if source == "openverse", (query ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--source openverse needs --query WORDS")
+        }
+        if category != nil, source != "commons" { throw ValidationError("--category goes with --source commons") }
+        if query != nil, [nil, "commons", "500px"].contains(source) {
+            throw ValidationError("--query goes with --source openverse, unsplash, pexels or flickr")
+        }
+        if let perPage, perPage < 1 { throw ValidationError("--per-page must be at least 1") }
+        if let perPage, source == "openverse", perPage > 20 {
+            throw ValidationError("--per-page is at most 20 for openverse (its limit for clients without a token)")
+        }
+        guard rateLimitWait >= 0 else { throw ValidationError("--rate-limit-wait must not be negative") }
+        if let userAgent, userAgent.trimmingCharacters(in: .whitespaces).isEmpty || userAgent.contains(where: \.isNewline) {
+            throw ValidationError("--user-agent must be one non-empty line")
+        }
+    }
+
+    /// Whether a service other than 500px (and the demo) is chosen.
+    var isService: Bool { source != nil && source != "500px" }
+
+    /// The chosen key: `--key`, else the service's environment variable.
+    func resolvedKey(environment: [String: String]) -> String? {
+        if let key, !key.isEmpty { return key }
+        return source.flatMap { Self.keyVariables[$0] }.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The service's source; `api` replaces its base URL. Throws a usage error naming a missing key.
+    func photoSource(api: URL?, includeNSFW: Bool, environment: [String: String]) throws -> (any PhotoSource)? {
+        guard let source, source != "500px" else { return nil }
+        let key = resolvedKey(environment: environment)
+        func needKey() throws -> String {
+            guard let key else {
+                throw ValidationError("--source \(source) needs an API key: set \(Self.keyVariables[source]!) (or give --key)")
+            }
+            return key
+        }
+        switch source {
+        case "commons":
+            return CommonsSource(category: category ?? "", endpoint: api ?? CommonsSource.defaultEndpoint, perBatch: perPage ?? 50)
+        case "openverse":
+            return OpenverseSource(query: query ?? "", base: api ?? OpenverseSource.defaultBase, perPage: perPage ?? 20,
+                                   includeMature: includeNSFW)
+        case "unsplash":
+            return UnsplashSource(query: query, accessKey: try needKey(), base: api ?? UnsplashSource.defaultBase,
+                                  perPage: perPage ?? 30)
+        case "pexels":
+            return PexelsSource(query: query, key: try needKey(), base: api ?? PexelsSource.defaultBase, perPage: perPage ?? 80)
+        case "flickr":
+            return FlickrSource(query: query, key: try needKey(), endpoint: api ?? FlickrSource.defaultEndpoint,
+                                perPage: perPage ?? 100, includeNSFW: includeNSFW)
+        default:
+            throw ValidationError("--source \(source) is not available in this build")
+        }
+    }
+}
