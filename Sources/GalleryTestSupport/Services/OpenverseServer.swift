@@ -15,7 +15,9 @@ public final class OpenverseServer: Sendable {
     public let photos: [ServicePhoto]
 
     /// A search finding `photos`.
-    public init(photos: [ServicePhoto], throttleOnRequest: Int? = nil, sustainedLeft: Int? = nil) throws(TestSupportError) {
+    /// `leaksMature`: the server lists mature items even without `mature=true` (the client must still leave them out).
+    public init(photos: [ServicePhoto], throttleOnRequest: Int? = nil, sustainedLeft: Int? = nil,
+                leaksMature: Bool = false) throws(TestSupportError) {
         server = try FaultServer()
         self.photos = photos
         let base = server.baseURL
@@ -34,7 +36,7 @@ public final class OpenverseServer: Sendable {
             if page > 20 {
                 return ServiceShapes.answer(#"{"detail":"Invalid page: pagination beyond 20 pages requires authentication."}"#, status: 400)
             }
-            let visible = q["mature"] == "true" ? photos : photos.filter { !$0.mature }
+            let visible = q["mature"] == "true" || leaksMature ? photos : photos.filter { !$0.mature }
             let start = (page - 1) * size
             let slice = start < visible.count ? Array(visible[start..<min(start + size, visible.count)]) : []
             let results = slice.enumerated().map { offset, photo in Self.item(photo, base: base, nullSize: offset % 2 == 1) }

@@ -16,7 +16,9 @@ struct GalleryCommand: AsyncParsableCommand {
             a page per photo, OUT/gallery.json (every photo's metadata and status), the originals in \
             OUT/photos/ and the thumbnails in OUT/thumbs/. Running the same command again only does what is \
             missing. With no --api and no --urls, a built-in demo catalogue of real photographs is served \
-            on 127.0.0.1 and used.
+            on 127.0.0.1 and used. With --source, a photo service is read instead: commons (--category), \
+            openverse (--query), unsplash, pexels or flickr (a key in UNSPLASH_ACCESS_KEY, PEXELS_API_KEY or \
+            FLICKR_API_KEY); each photo's author, licence and page are recorded and credited.
 
             Ctrl-C once: stop starting new work, keep partial downloads, write the gallery for what is done. \
             Twice: quit at once.

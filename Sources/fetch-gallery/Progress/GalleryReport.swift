@@ -49,6 +49,10 @@ final class GalleryReport: GalleryObserver {
             renderer.event("photo", ["id": id, "name": name, "ok": false, "url": url, "error": reason])
         case let .sourceNotice(service, message):
             renderer.event("source", ["source": service, "message": message])
+            // A wait of a minute must not look like a hang: said at once, whatever the display.
+            if !(renderer is SilentProgress) {
+                StandardError.write("note: \(Self.oneLine(service)): \(Self.oneLine(message, limit: 2000))\n")
+            }
         }
     }
 

@@ -82,7 +82,8 @@ import Testing
                                            "--per-page", "2"], out: out)
         #expect(result.exitCode == 0, "stderr: \(result.stderrText)")
         #expect(Date().timeIntervalSince(started) >= 2, "waited Retry-After twice")
-        #expect(result.stdoutText.contains("maxlag"), "the wait is reported")
+        #expect(result.stdoutText.contains("maxlag"), "the wait is reported as a JSON event")
+        #expect(result.stderrText.contains("note: commons: waiting 1 s: maxlag"), "and said at once: \(result.stderrText)")
         try SourceCLIKit.expectOriginals(out, files, sourceID: { String(5000 + Int($0.id)! - 1000) })
     }
 

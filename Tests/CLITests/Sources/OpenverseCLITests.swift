@@ -64,6 +64,18 @@ import Testing
         #expect(try SourceCLIKit.photosBySourceID(out)[photos[2].id] != nil)
     }
 
+    @Test func matureItemsAreLeftOutEvenWhenTheServerSendsThem() async throws {
+        let photos = try Self.photos(3)
+        let openverse = try OpenverseServer(photos: photos, leaksMature: true)
+        let dir = try TempDirectory()
+        let out = dir.file("g")
+        let result = try SourceCLIKit.run(["--source", "openverse", "--query", "x", "--api", openverse.server.baseURL], out: out)
+        #expect(result.exitCode == 0, "stderr: \(result.stderrText)")
+        let manifest = try SourceCLIKit.photosBySourceID(out)
+        #expect(manifest.count == 2 && manifest[photos[2].id] == nil, "\(manifest.keys)")
+        #expect(openverse.server.bodyBytesSent(path: ServiceShapes.imagePath(photos[2])) == 0, "never downloaded")
+    }
+
     @Test func stopsAtTheTwentiethPage() async throws {
         let photos = try ServicePhoto.make(23) { "uuid-\($0)" }
         let openverse = try OpenverseServer(photos: photos)

@@ -43,6 +43,27 @@ import Testing
         #expect(server.server.requests(path: "/v1/images/").count == 2)
     }
 
+    @Test func aSpentMinuteBudgetIsWaitedOutBeforeTheNextRequest() async throws {
+        let server = try FaultServer()
+        server.route("/v1/images/") { request, _ in
+            let page = ServiceShapes.query(request)["page"] ?? "1"
+            return ServiceShapes.answer(
+                #"{"result_count":4,"page_count":2,"page_size":2,"page":\#(page),"results":[]}"#,
+                headers: ["X-RateLimit-Available-anon_burst": page == "1" ? "0" : "5", "X-RateLimit-Available-anon_sustained": "100"])
+        }
+        let engine = Self.engine()
+        defer { engine.shutdown() }
+        let waits = WaitLog()
+        let client = SourceClient(engine: engine, sleeper: { waits.add($0) })
+        let source = OpenverseSource(query: "x", base: URL(string: server.baseURL)!, perPage: 2)
+        _ = try await source.batch(at: .page(1), client: client)
+        #expect(waits.all.isEmpty)
+        _ = try await source.batch(at: .page(2), client: client)
+        #expect(waits.all.count == 1 && (55...60).contains(waits.all[0]), "about a minute: \(waits.all)")
+        _ = try await source.batch(at: .page(2), client: client)
+        #expect(waits.all.count == 1, "the budget was back")
+    }
+
     @Test func aWaitLongerThanAllowedStopsTheSourceNamingIt() async throws {
         let server = try FaultServer()
         server.route("/v1/images/") { _, _ in
