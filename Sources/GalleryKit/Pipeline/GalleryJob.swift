@@ -52,6 +52,9 @@ public struct GalleryJob: Sendable {
     /// Do only this slice of the job (``ShardSpec``) and write a shard part instead of the gallery's
     /// index, pages and manifest (``GalleryMerge`` writes those from every part). Nil: the whole job.
     public var shard: ShardSpec?
+    /// How the gallery's pages are laid out and what they show (`--show-location`, photos per index page).
+    /// `showLocation` also decides whether the originals' EXIF GPS position is recorded at all.
+    public var pageOptions = GalleryPageOptions()
     /// How to lift the address rule, quoted when it refuses a connection.
     public var privateAddressesHint = "--allow-private-addresses lifts this"
 

@@ -106,7 +106,8 @@ public final class GalleryRun: Sendable {
                         .write(journal.state, comments: comments.withLock { $0 }, run: result, started: started)
                 }
             } else {
-                let writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
+                var writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
+                writer.pageOptions = job.pageOptions
                 try writer.write(journal.state, comments: comments.withLock { $0 })
             }
         } catch { throw .gallery(error) }

@@ -77,6 +77,8 @@ struct GalleryCommand: AsyncParsableCommand {
 
     @OptionGroup var shards: ShardOptions
 
+    @OptionGroup var pageOptions: PageOptions
+
     @OptionGroup var output: OutputOptions
 
     func thumbnailSizes() throws -> [Int] {
@@ -139,6 +141,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.webpQuality = encoding.webpQuality
         job.allowPrivateAddresses = allowPrivateAddresses
         job.shard = shard
+        job.pageOptions = pageOptions.options
 
         let aggregate = AggregateProgress()
         let engine = TransferEngine(configuration: transfer.configuration(observers: [aggregate]))
