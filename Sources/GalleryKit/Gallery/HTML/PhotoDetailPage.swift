@@ -114,7 +114,7 @@ struct PhotoDetailPage {
             "href": SafeURL.relative(neighbour.path, depth: Self.depth), "rel": rel, "class": rel,
             "data-src": neighbour.image.map { SafeURL.relative($0.src, depth: Self.depth) },
             "data-srcset": neighbour.image?.srcset(depth: Self.depth),
-            "data-sizes": neighbour.image?.srcset(depth: Self.depth) == nil ? nil : ShownImage.sizes,
+            "data-sizes": neighbour.image?.srcset(depth: Self.depth) == nil ? nil : neighbour.image?.sizes,
         ], children: [.text(before), GalleryDocument.isolated(neighbour.name), .text(after)])
     }
 }

@@ -8,8 +8,12 @@ struct ShownImage: Equatable {
     /// (path, width in pixels) of every candidate, smallest first; empty when widths are unknown.
     var candidates: [(path: String, width: Int)]
 
-    /// The photo is shown at most as wide as the page (the viewport less the body's padding).
-    static let sizes = "calc(100vw - 24px)"
+    /// The photo is shown at most as wide as the page (the viewport less the body's padding) and
+    /// never wider than the original: the browser takes a candidate's intrinsic width from `sizes`,
+    /// so a plain `100vw` would blow a small original up to the screen's width.
+    var sizes: String {
+        width.map { "min(calc(100vw - 24px), \($0)px)" } ?? "calc(100vw - 24px)"
+    }
 
     /// The image of a finished photo; nil without an original.
     init?(_ entry: GalleryState.Entry) {
@@ -41,7 +45,7 @@ struct ShownImage: Equatable {
     func node(alt: String, depth: Int) -> Node {
         let srcset = srcset(depth: depth)
         return .element("img", attributes: [
-            "src": SafeURL.relative(src, depth: depth), "srcset": srcset, "sizes": srcset == nil ? nil : Self.sizes,
+            "src": SafeURL.relative(src, depth: depth), "srcset": srcset, "sizes": srcset == nil ? nil : sizes,
             "alt": alt, "width": width.map(String.init), "height": height.map(String.init),
         ])
     }
