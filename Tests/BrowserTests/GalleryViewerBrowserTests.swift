@@ -104,8 +104,8 @@ struct GalleryViewerBrowserTests {
 
     @Test func theNextPhotoIsPreloadedAndSwipesMove() async throws {
         try await withBrowser(.phone) { browser, gallery in
+            // The session's first page: its network log holds this page's requests only.
             try await browser.open(gallery.url(try gallery.pagePath(4)))
-            _ = try await browser.networkEvents()
             try await Task.sleep(for: .milliseconds(800))
             let requested = try await browser.networkEvents().filter { $0.method == "Network.requestWillBeSent" }
                 .compactMap { ($0.params["request"] as? [String: Any])?["url"] as? String }

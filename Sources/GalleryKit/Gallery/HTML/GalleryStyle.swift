@@ -31,6 +31,7 @@ enum GalleryStyle {
     .pages a{background:var(--card);text-decoration:none}
     .pages span{color:var(--muted)}
     .top{display:flex;gap:1em;flex-wrap:wrap;align-items:baseline;margin-bottom:var(--gap)}
+    html:has(.photo){overscroll-behavior-x:none}
     .photo{background:var(--stage);border-radius:8px;display:flex;justify-content:center;align-items:center;min-height:40vh}
     .photo img{display:block;max-width:100%;max-height:calc(100vh - 140px);height:auto;object-fit:contain}
     .pager{display:grid;grid-template-columns:1fr 1fr;gap:var(--gap);margin:var(--gap) 0}
