@@ -158,4 +158,25 @@ struct GalleryViewerBrowserTests {
             check.check(try await browser.isDisplayed(hint) == false, "the key hint shows without JavaScript")
         }
     }
+
+    @Test func darkColoursAndAVisibleFocus() async throws {
+        try await withBrowser(.desktop) { browser, gallery in
+            try await browser.emulateColorScheme("dark")
+            for page in ["index.html", try gallery.pagePath(1)] {
+                try await browser.open(gallery.url(page))
+                // Tab to the first link: it must show a focus ring.
+                try await browser.press(BrowserSession.tabKey)
+                let check = try await PageCheck(browser, gallery, "dark-" + (page.hasPrefix("index") ? "index" : "photo"))
+                let style = try await browser.execute("""
+                    const b = getComputedStyle(document.body), f = getComputedStyle(document.activeElement);
+                    return [b.backgroundColor, b.color, document.activeElement.tagName, f.outlineStyle, f.outlineWidth]
+                    """) as? [String] ?? []
+                check.check(style.count == 5, "no style read: \(style)")
+                guard style.count == 5 else { continue }
+                check.check(style[0] == "rgb(17, 17, 17)" && style[1] == "rgb(245, 245, 247)", "not dark: \(style)")
+                check.check(style[2] == "A" && style[3] == "solid" && style[4] == "3px", "focus not visible: \(style)")
+                try await check.noErrors()
+            }
+        }
+    }
 }

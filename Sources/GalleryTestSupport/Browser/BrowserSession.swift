@@ -188,3 +188,16 @@ extension BrowserSession {
         try await command("GET", "/element/\(element)/displayed") as? Bool ?? false
     }
 }
+
+extension BrowserSession {
+    /// Makes the page see `prefers-color-scheme: dark` (or light), through the DevTools protocol.
+    public func emulateColorScheme(_ scheme: String) async throws {
+        _ = try await command("POST", "/goog/cdp/execute", [
+            "cmd": "Emulation.setEmulatedMedia",
+            "params": ["features": [["name": "prefers-color-scheme", "value": scheme]]],
+        ])
+    }
+
+    /// WebDriver's Tab key code.
+    public static let tabKey = "\u{E004}"
+}
