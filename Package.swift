@@ -76,6 +76,8 @@ let package = Package(
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GallerySync"]),
+        // The gallery viewer in Debian's Chromium (headless, through chromedriver), on a gallery the built command made.
+        .testTarget(name: "BrowserTests", dependencies: ["GalleryTestSupport"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
         // Scripts/test-one, as CI runs it, on a deliberately crashing and a hanging test process.
         .testTarget(name: "TestRunnerTests", dependencies: ["GalleryTestSupport"]),

@@ -4,7 +4,7 @@
 # Each test target runs in its own `swift test` process. Suites that measure the whole process (open
 # descriptors, threads) run alone, in a process of their own: in parallel with their target's other
 # suites they count those suites' sockets too.
-test_targets=(TestRunnerTests GallerySyncTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryTransferTests CLITests GalleryPublicAPITests)
+test_targets=(TestRunnerTests GallerySyncTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryTransferTests CLITests BrowserTests GalleryPublicAPITests)
 alone="GalleryTransferTests\\.SupportFaultServerLifecycleTests"
 # The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
 cluster="CLITests\\.SlurmShardTests"

@@ -45,9 +45,13 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         public var sourceID: String?
         /// Author, author link, licence name and link, and the photo's page at its source.
         public var credit: PhotoCredit?
+        /// What the original's EXIF says about the shot, when it has any; the GPS position only with
+        /// `showLocation`.
+        public var exif: ExifMetadata?
 
-        /// The manifest's view of one entry of a gallery state.
-        public init(entry: GalleryState.Entry) {
+        /// The manifest's view of one entry of a gallery state; the EXIF GPS position is kept only
+        /// when `showLocation` (`--show-location`).
+        public init(entry: GalleryState.Entry, showLocation: Bool = false) {
             let meta = entry.metadata
             let failure = entry.failure ?? (entry.original == nil ? GalleryManifest.incompleteReason : nil)
             self.init(
@@ -59,12 +63,13 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
                 status: failure == nil ? .ok : .failed, error: failure)
             sourceID = meta.sourceID
             credit = meta.credit
+            exif = showLocation ? entry.original?.exif : entry.original?.exif?.withoutLocation
         }
 
         /// A photo of the manifest, field by field.
         public init(id: Int, name: String, photographer: String?, rating: Double?, sourceURL: String?, original: String?,
                     sha256: String?, bytes: Int?, width: Int?, height: Int?, thumbnails: [String: String],
-                    status: Status, error: String?) {
+                    status: Status, error: String?, exif: ExifMetadata? = nil) {
             self.id = id
             self.name = name
             self.photographer = photographer
@@ -78,10 +83,11 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
             self.thumbnails = thumbnails
             self.status = status
             self.error = error
+            self.exif = exif
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error, credit
+            case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error, credit, exif
             case sourceURL = "source_url"
             case sourceID = "source_id"
         }
@@ -102,7 +108,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
     public init(state: GalleryState, source: String, generated: Date) {
         self.generated = generated.formatted(.iso8601)
         self.source = source
-        photos = state.orderedEntries.map(Photo.init(entry:))
+        photos = state.orderedEntries.map { Photo(entry: $0) }
     }
 
     /// The manifest as pretty-printed JSON with sorted keys.

@@ -34,8 +34,9 @@ public enum GalleryNaming {
     public static let pagesFolder = "pages"
 
     /// Bytes kept free in an original's name for the suffixes the download engine adds while the
-    /// file is partial (`NAME.part`, `NAME.part.meta`): without them a 255-byte name cannot be downloaded.
-    public static let partialSuffixRoom = ".part.meta".utf8.count
+    /// file is partial (`NAME.part`, `NAME.part.meta`, and `NAME.part.meta.tmp` while the sidecar is
+    /// replaced): without them a 255-byte name cannot be downloaded.
+    public static let partialSuffixRoom = ".part.meta.tmp".utf8.count
 
     /// `ID-slug.EXT`, at most 255 bytes (less `reserving` bytes for suffixes added later).
     public static func fileName(id: Int, name: String, extension ext: String, reserving: Int = 0) -> String {

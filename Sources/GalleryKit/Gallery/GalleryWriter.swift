@@ -13,6 +13,8 @@ public struct GalleryWriter: Sendable {
     public var title: String
     /// What the photos came from, recorded in the manifest.
     public var source: String
+    /// Index page size and what the photo pages show.
+    public var pageOptions = GalleryPageOptions()
 
     /// A writer for the gallery in `folder`, titled `title`; `source` names where the photos came from.
     public init(folder: String, title: String = "Gallery", source: String) {
@@ -28,7 +30,8 @@ public struct GalleryWriter: Sendable {
     ///   - comments: comments to show, by photo id; photos without are fine.
     ///   - generated: the time stamped into the manifest.
     public func write(_ state: GalleryState, comments: [Int: [Comment]] = [:], generated: Date = Date()) throws(GalleryError) {
-        let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated)
+        let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
+                                       options: pageOptions)
         for entry in state.orderedEntries {
             try output.add(entry, comments: comments[entry.metadata.id] ?? [])
         }

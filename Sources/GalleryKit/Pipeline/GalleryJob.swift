@@ -83,6 +83,9 @@ public struct GalleryJob: Sendable {
     public var rateLimitWait: Double = 120
     /// Keys and tokens given for the source: redacted from every message, never recorded.
     public var secrets: [String] = []
+    /// How the gallery's pages are laid out and what they show (`--show-location`, photos per index page).
+    /// `showLocation` also decides whether the originals' EXIF GPS position is recorded at all.
+    public var pageOptions = GalleryPageOptions()
     /// How to lift the address rule, quoted when it refuses a connection.
     public var privateAddressesHint = "--allow-private-addresses lifts this"
 

@@ -65,7 +65,7 @@ extension GalleryRun {
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
                                                               webpQuality: job.webpQuality, decodeOptions: job.decodeOptions),
-                                     cache: cache)
+                                     cache: cache, keepLocation: job.pageOptions.showLocation)
             do {
                 let output = try await pool.run { () throws(PipelineError) in try work.run() }
                 if recorded == nil { try journal.append(.original(id: photo.id, file: output.original)) }

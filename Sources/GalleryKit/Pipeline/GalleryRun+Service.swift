@@ -9,7 +9,7 @@ extension GalleryRun {
     /// budget stops the source with ``GalleryRunSummary/sourceStopped`` (also status 3), keeping every
     /// photo handed on so far.
     func feedBatches(of source: any PhotoSource, into feed: AsyncStream<SelectedPhoto>.Continuation,
-                     journal: Journal) async {
+                     journal: Journal?) async {
         var selector = PhotoSelector(pageLimit: .max, includeNSFW: job.includeNSFW, imageSize: job.imageSize)
         var cursor: SourceCursor? = source.firstCursor
         var number = 0

@@ -131,7 +131,8 @@ public final class GalleryRun: Sendable {
                         .write(journal, comments: { spill?.comments(of: $0) }, run: result, started: started)
                 }
             } else {
-                let writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
+                var writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
+                writer.pageOptions = job.pageOptions
                 try writer.write(journal, comments: { spill?.comments(of: $0) ?? [] })
             }
         } catch { throw .gallery(error) }

@@ -14,6 +14,8 @@ struct ThumbnailWork: Sendable {
     var knownSHA256: String?
     var thumbnailer: Thumbnailer
     var cache: ImageCache
+    /// Keep the EXIF GPS position (`--show-location`); dropped otherwise.
+    var keepLocation = false
 
     struct Output: Sendable {
         var original: OriginalFile
@@ -67,8 +69,10 @@ struct ThumbnailWork: Sendable {
             } catch { throw .imaging(.decode(error)) }
         }
         let swap = orientation.swapsDimensions
+        let exif = ExifReader.metadata(in: bytes)
         let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
-                                    width: swap ? height : width, height: swap ? width : height)
+                                    width: swap ? height : width, height: swap ? width : height,
+                                    exif: keepLocation ? exif : exif?.withoutLocation)
         return Output(original: original, thumbnails: made)
     }
 

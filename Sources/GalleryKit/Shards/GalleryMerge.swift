@@ -37,6 +37,8 @@ public struct GalleryMerge: Sendable {
     public var shards: Int?
     /// Title of the index page.
     public var title = "Gallery"
+    /// Index page size and what the photo pages show (as the single run's ``GalleryWriter/pageOptions``).
+    public var pageOptions = GalleryPageOptions()
 
     /// A merge of the shards in `folder`.
     public init(folder: String, shards: Int? = nil) {
@@ -66,7 +68,8 @@ public struct GalleryMerge: Sendable {
         }
         let source = readers.first?.summary.source ?? ""
         let output: GalleryOutput
-        do { output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated) } catch {
+        do { output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
+                                            options: pageOptions) } catch {
             throw .gallery(error)
         }
         var seen: Set<Int> = []

@@ -136,7 +136,7 @@ public final class ProcessRunner: Sendable {
         thread.start()
     }
 
-    private static func resolve(_ executable: String) throws(TestSupportError) -> String {
+    static func resolve(_ executable: String) throws(TestSupportError) -> String {
         if executable.contains("/") { return executable }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for folder in path.split(separator: ":") {

@@ -90,6 +90,8 @@ struct GalleryCommand: AsyncParsableCommand {
 
     @OptionGroup var sources: SourceOptions
 
+    @OptionGroup var pageOptions: PageOptions
+
     @OptionGroup var output: OutputOptions
 
     func thumbnailSizes() throws -> [Int] {
@@ -122,7 +124,7 @@ struct GalleryCommand: AsyncParsableCommand {
         try shards.validate()
         if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
         if sources.isService, shards.shard != nil || shards.fromEnvironment {
-            throw ValidationError("--shard works with a 500px-style --api and with --urls; --source \(sources.source!) lists by its own cursor and runs whole")
+            throw ValidationError("--shard works with a 500px-style --api and with --urls; --source \(sources.source!) lists by its own cursor: read it once with 'fetch-gallery plan --source \(sources.source!) ... --out OUT', then run the shards with 'fetch-gallery run --out OUT --from-plan --shard K/N'")
         }
         if sources.source == "500px", api == nil { throw ValidationError("--source 500px needs --api URL") }
     }
@@ -175,14 +177,15 @@ struct GalleryCommand: AsyncParsableCommand {
         job.webpQuality = encoding.webpQuality
         job.allowPrivateAddresses = allowPrivateAddresses
         job.shard = shard
-        job.userAgent = sources.userAgent ?? job.userAgent
+        job.userAgent = transfer.userAgent ?? job.userAgent
         job.rateLimitWait = sources.rateLimitWait
         job.secrets = [sources.resolvedKey(environment: ProcessInfo.processInfo.environment), consumerKey].compactMap { $0 }
+        job.pageOptions = pageOptions.options
 
         let aggregate = AggregateProgress()
         var configuration = transfer.configuration(observers: [aggregate])
         // A service's image hosts get the same descriptive agent as its API (Wikimedia asks it of both).
-        if sources.isService || sources.userAgent != nil { configuration.userAgent = job.userAgent }
+        if sources.isService { configuration.userAgent = job.userAgent }
         // Wikimedia asks clients for at most 3 requests at once.
         if sources.source == "commons" { configuration.maxConcurrentPerHost = min(configuration.maxConcurrentPerHost, 3) }
         let engine = TransferEngine(configuration: configuration)

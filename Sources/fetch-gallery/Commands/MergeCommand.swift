@@ -23,12 +23,16 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .customLong("shards"), help: "The job's shard count, to name shards that left no trace (default: read from the parts).")
     var count: Int?
 
+    @OptionGroup var pageOptions: PageOptions
+
     @Flag(name: .shortAndLong, help: "Print errors only.")
     var quiet = false
 
     func run() throws {
         let report: MergeReport
-        switch Self.merge(GalleryMerge(folder: out, shards: count)) {
+        var merge = GalleryMerge(folder: out, shards: count)
+        merge.pageOptions = pageOptions.options
+        switch Self.merge(merge) {
         case .success(let merged): report = merged
         case .failure(let error):
             switch error {

@@ -19,8 +19,11 @@ struct PlanCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API.", valueName: "url"))
+    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API, or of the --source service (a mirror, a proxy, a test server).",
+                               valueName: "url"))
     var api: String?
+
+    @OptionGroup var sources: SourceOptions
 
     @Option(name: .customLong("consumer-key"), help: "API consumer key, sent as the consumer_key query parameter.")
     var consumerKey: String?
@@ -46,7 +49,15 @@ struct PlanCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard (api == nil) != (urls == nil) else { throw ValidationError("give --api URL or --urls FILE") }
+        guard sources.isService || (api == nil) != (urls == nil) else {
+            throw ValidationError("give --source NAME, --api URL or --urls FILE")
+        }
+        if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
+        if sources.source == "unsplash" {
+            // Unsplash asks that every download be reported with the key; a plan's workers read no source.
+            throw ValidationError("--source unsplash cannot be planned: Unsplash asks each download to be reported "
+                + "to it with your key, which 'run --from-plan' workers do not hold; run it whole with 'fetch-gallery run --source unsplash'")
+        }
         if let api, URL(string: api)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
             throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1")
         }
@@ -61,10 +72,21 @@ struct PlanCommand: AsyncParsableCommand {
                 throw ExitCode(3)
             }
             source = .urlList(text: text, name: urls)
+        } else if sources.isService {
+            do {
+                source = .service(try sources.photoSource(api: api.flatMap { URL(string: $0) }, includeNSFW: includeNSFW,
+                                                          environment: ProcessInfo.processInfo.environment)!)
+            } catch {
+                StandardError.line("fetch-gallery plan: \(error)")
+                throw ExitCode(2)
+            }
         } else {
             source = .api(base: URL(string: api!)!, consumerKey: consumerKey)
         }
         var job = GalleryJob(source: source, folder: out)
+        job.userAgent = transfer.userAgent ?? job.userAgent
+        job.rateLimitWait = sources.rateLimitWait
+        job.secrets = [sources.resolvedKey(environment: ProcessInfo.processInfo.environment), consumerKey].compactMap { $0 }
         job.pages = pages
         job.imageSize = imageSize
         job.includeNSFW = includeNSFW

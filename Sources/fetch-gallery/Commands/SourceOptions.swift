@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GalleryKit
 
-/// `--source` and what each service needs (`--category`, `--query`, a key), `--user-agent` and
+/// `--source` and what each service needs (`--category`, `--query`, a key) and
 /// `--rate-limit-wait`: one declaration, mapped here to a ``PhotoSource``.
 struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("""
@@ -30,11 +30,6 @@ struct SourceOptions: ParsableArguments {
             help: ArgumentHelp("Photos per page or batch of a --source service (default: 50 for Commons, 20 for Openverse "
                                + "(its anonymous maximum), 30 for Unsplash, 80 for Pexels, 100 for Flickr).", valueName: "n"))
     var perPage: Int?
-
-    @Option(name: .customLong("user-agent"),
-            help: ArgumentHelp("Sent as User-Agent on API requests (default: the tool, its version and a contact URL).",
-                               valueName: "text"))
-    var userAgent: String?
 
     @Option(name: .customLong("rate-limit-wait"),
             help: ArgumentHelp("""
@@ -68,9 +63,6 @@ struct SourceOptions: ParsableArguments {
             throw ValidationError("--per-page is at most 20 for openverse (its limit for clients without a token)")
         }
         guard rateLimitWait >= 0 else { throw ValidationError("--rate-limit-wait must not be negative") }
-        if let userAgent, userAgent.trimmingCharacters(in: .whitespaces).isEmpty || userAgent.contains(where: \.isNewline) {
-            throw ValidationError("--user-agent must be one non-empty line")
-        }
     }
 
     /// Whether a service other than 500px (and the demo) is chosen.

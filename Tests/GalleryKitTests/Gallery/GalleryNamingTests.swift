@@ -86,4 +86,14 @@ import Testing
         #expect(GalleryNaming.legacyOriginalPath(id: 4_016_878, name: "A b", extension: "jpg") == "photos/4016878-a-b.jpg")
         #expect(GalleryNaming.bucket(id: -42) == "042" && GalleryNaming.bucket(id: 1_000) == "000")
     }
+
+    /// A name whose slug fills the room: every file the download engine makes beside the original
+    /// (`.part`, `.part.meta`, and the sidecar's `.part.meta.tmp` while it is replaced) still fits.
+    /// Found by the browser tests' 300-character name: `.part.meta.tmp` was 4 bytes too long.
+    @Test func anOriginalsPartialFilesFitTheNameLimit() {
+        let name = "A" + String(repeating: "verylongwordwithoutspaces", count: 12)
+        let file = (GalleryNaming.originalPath(id: 6, name: name, extension: "jpg") as NSString).lastPathComponent
+        #expect((file + ".part.meta.tmp").utf8.count <= 255)
+        #expect((file + ".part.meta.tmp").utf8.count >= 250, "the slug still uses the room")
+    }
 }

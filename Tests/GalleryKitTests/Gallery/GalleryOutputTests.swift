@@ -32,7 +32,8 @@ import Testing
 
     /// Five finished photos and two failed, three cards to an index page.
     static func write(_ folder: String, photos ids: [Int], failed: [Int]) throws {
-        let output = try GalleryOutput(folder: folder, title: "G", source: "s", generated: Date(), perPage: 3)
+        let output = try GalleryOutput(folder: folder, title: "G", source: "s", generated: Date(),
+                                       options: GalleryPageOptions(photosPerIndexPage: 3))
         for id in ids {
             var entry = GalleryMergeTests.entry(id, page: 1)
             if failed.contains(id) {
@@ -61,8 +62,8 @@ import Testing
         // Photo pages: neighbours among finished photos, and the index page that shows them.
         let four = try folder.read("pages/004/4-photo-4.html")
         #expect(four.contains("href=\"../../pages/002/2-photo-2.html\" rel=\"prev\"") && four.contains("href=\"../../pages/005/5-photo-5.html\" rel=\"next\""))
-        #expect(four.contains("href=\"../../index.html\""))
-        #expect(try folder.read("pages/005/5-photo-5.html").contains("href=\"../../index-2.html\""))
+        #expect(four.contains("href=\"../../index.html#p4\""))
+        #expect(try folder.read("pages/005/5-photo-5.html").contains("href=\"../../index-2.html#p5\""))
         #expect(try !folder.read("pages/001/1-photo-1.html").contains("rel=\"prev\""))
         #expect(try !folder.read("pages/007/7-photo-7.html").contains("rel=\"next\""))
 

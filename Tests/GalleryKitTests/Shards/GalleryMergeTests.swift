@@ -9,7 +9,8 @@ import Testing
         let name = name ?? "Photo \(id)"
         var entry = GalleryState.Entry(metadata: PhotoMetadata(id: id, name: name, sourceURL: "http://h/\(id).jpg", page: page))
         entry.original = OriginalFile(path: GalleryNaming.originalPath(id: id, name: name, extension: "jpg"),
-                                      sha256: String(repeating: "a", count: 64), bytes: 10, width: 40, height: 30)
+                                      sha256: String(repeating: "a", count: 64), bytes: 10, width: 40, height: 30,
+                                      exif: id % 2 == 1 ? ExifMetadata(make: "Canon", model: "EOS <R5>", fNumber: 2.8, latitude: 1, longitude: 2) : nil)
         entry.thumbnails[64] = ThumbnailFile(size: 64, path: GalleryNaming.thumbnailPath(id: id, name: name, size: 64), width: 64, height: 48)
         return entry
     }
@@ -46,6 +47,9 @@ import Testing
         })
         #expect(manifest.photos.map(\.id) == [1, 2, 3, 4, 5, 6, 7])
         #expect(manifest.photos.first { $0.id == 5 }?.name == "Photo 5")
+        // EXIF travels through the parts; the location stays out without --show-location.
+        #expect(manifest.photos.first { $0.id == 1 }?.exif == ExifMetadata(make: "Canon", model: "EOS <R5>", fNumber: 2.8))
+        #expect(manifest.photos.first { $0.id == 2 }?.exif == nil)
         #expect(manifest.source == "http://api")
         let summary = try JSONDecoder().decode(ShardSummary.self, from: Data(contentsOf: URL(fileURLWithPath: folder.path + "/shards/1-of-2.summary.json")))
         #expect(summary.failuresByReason == ["download: HTTP 404": 1] && summary.photos == 4 && summary.bytes == 30)

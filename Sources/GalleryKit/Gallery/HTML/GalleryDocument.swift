@@ -2,8 +2,9 @@ import Foundation
 
 /// The parts every gallery page shares: the document shell and how untrusted text is shown.
 enum GalleryDocument {
-    /// A complete HTML document with the inline style sheet.
-    static func page(title: String, body: [Node]) -> String {
+    /// A complete HTML document with the inline style sheet, ending with the viewer script
+    /// (``ViewerScript``) at `depth` folders below the gallery root.
+    static func page(title: String, body: [Node], depth: Int = 0) -> String {
         let document = Node.fragment([
             .trusted(TrustedHTML("<!DOCTYPE html>\n")),
             .element("html", attributes: ["lang": "en"], children: [
@@ -13,7 +14,9 @@ enum GalleryDocument {
                     .element("title", children: [.text(title)]),
                     .element("style", children: [.trusted(GalleryStyle.css)]),
                 ]),
-                .element("body", children: body),
+                .element("body", children: body + [
+                    .element("script", attributes: ["src": SafeURL.relative(ViewerScript.path, depth: depth), "defer": ""]),
+                ]),
             ]),
         ])
         return document.render() + "\n"

@@ -1,5 +1,10 @@
-/// `index.html`: a responsive grid of lazy-loaded thumbnails with captions, each linking to
-/// the photo's own page. Failed photos are listed with their reason.
+/// `index.html` (and `index-2.html`, ... when paged): a responsive grid of thumbnails with captions,
+/// each linking to the photo's own page. Failed photos are listed with their reason.
+///
+/// Every thumbnail has its pixel `width`/`height` (nothing jumps while loading) and a `srcset` of every
+/// size made with a `sizes` that matches the grid's columns (``GalleryStyle``), so the browser fetches
+/// the smallest thumbnail that is sharp at the screen's pixel density. The first row or two load at
+/// once, the rest lazily.
 struct IndexPage {
     var title: String
     var state: GalleryState
@@ -10,7 +15,7 @@ struct IndexPage {
         let failed = entries.filter { !$0.isComplete }
         let pieces = Self.shell(title: title, done: done.count, failed: failed.count)
         var out = pieces[0]
-        for entry in done { out += Self.card(entry).render() }
+        for (position, entry) in done.enumerated() { out += Self.card(entry, position: position).render() }
         out += pieces[1]
         for entry in failed { out += Self.failedCard(entry).render() }
         return out + pieces[2]
@@ -54,25 +59,37 @@ struct IndexPage {
 
     /// First, previous, next and last links of a paged index.
     private static func navigation(page: Int, pages: Int) -> Node {
-        func link(_ text: String, _ target: Int) -> Node {
+        func link(_ text: String, _ target: Int, rel: String? = nil) -> Node {
             target == page || target < 1 || target > pages
                 ? .element("span", children: [.text(text)])
-                : .element("a", attributes: ["href": SafeURL.relative(path(page: target))], children: [.text(text)])
+                : .element("a", attributes: ["href": SafeURL.relative(path(page: target)), "rel": rel], children: [.text(text)])
         }
-        return .element("nav", attributes: ["class": "pages"], children: [
-            link("« First", 1), .text(" "), link("‹ Previous", page - 1), .text(" "),
-            .element("span", children: [.text("\(page) / \(pages)")]), .text(" "),
-            link("Next ›", page + 1), .text(" "), link("Last »", pages),
+        return .element("nav", attributes: ["class": "pages", "aria-label": "Index pages"], children: [
+            link("« First", 1), .text(" "), link("‹ Previous", page - 1, rel: "prev"), .text(" "),
+            .element("span", children: [.text("Page \(page) of \(pages)")]), .text(" "),
+            link("Next ›", page + 1, rel: "next"), .text(" "), link("Last »", pages),
         ])
     }
 
-    static func card(_ entry: GalleryState.Entry) -> Node {
+    /// Cards at the top of a page whose thumbnails load at once: two rows of the widest grid (six
+    /// columns), so everything in the first screen starts loading before layout; the rest are lazy.
+    static let eagerCards = 12
+
+    /// The `sizes` of the thumbnails: a card's width in each column band of ``GalleryStyle``'s grid
+    /// (the viewport less the body's padding and the gaps, over the columns).
+    static let thumbnailSizes = "(min-width: 1600px) calc((100vw - 84px) / 6), (min-width: 1200px) calc((100vw - 72px) / 5), "
+        + "(min-width: 900px) calc((100vw - 60px) / 4), (min-width: 600px) calc((100vw - 48px) / 3), calc((100vw - 36px) / 2)"
+
+    /// The card of a finished photo; `position` is its place on its index page (from 0).
+    static func card(_ entry: GalleryState.Entry, position: Int = .max) -> Node {
         let meta = entry.metadata
         let name = GalleryDocument.displayName(meta.name)
         let link = SafeURL.relative(GalleryNaming.photoPagePath(id: meta.id, name: meta.name))
-        return .element("li", attributes: ["class": "card"], children: [
+        return .element("li", attributes: ["class": "card", "id": anchor(meta.id)], children: [
             .element("figure", children: [
-                .element("a", attributes: ["href": link], children: [image(entry, alt: name)]),
+                .element("a", attributes: ["href": link, "tabindex": "-1", "aria-hidden": "true"], children: [
+                    image(entry, alt: name, lazy: position >= eagerCards),
+                ]),
                 .element("figcaption", children: [
                     .element("a", attributes: ["href": link], children: [GalleryDocument.isolated(name, class: "name")]),
                     .element("span", attributes: ["class": "meta"], children: [
@@ -86,13 +103,14 @@ struct IndexPage {
 
     /// The smallest thumbnail as `src`, every size in `srcset`; the original when no
     /// thumbnail was made.
-    private static func image(_ entry: GalleryState.Entry, alt: String) -> Node {
+    private static func image(_ entry: GalleryState.Entry, alt: String, lazy: Bool) -> Node {
+        let loading = lazy ? "lazy" : "eager"
         let original = (entry.original?.width ?? entry.metadata.width, entry.original?.height ?? entry.metadata.height)
         let sizes = entry.thumbnails.keys.sorted()
         guard let smallest = sizes.first.flatMap({ entry.thumbnails[$0] }) else {
             return .element("img", attributes: [
                 "src": entry.original.map { SafeURL.relative($0.path) },
-                "alt": alt, "loading": "lazy", "decoding": "async",
+                "alt": alt, "loading": loading, "decoding": "async",
                 "width": original.0.map(String.init), "height": original.1.map(String.init),
             ])
         }
@@ -104,8 +122,8 @@ struct IndexPage {
         return .element("img", attributes: [
             "src": SafeURL.relative(smallest.path),
             "srcset": srcset,
-            "sizes": srcset == nil ? nil : "(max-width: 440px) 50vw, 240px",
-            "alt": alt, "loading": "lazy", "decoding": "async",
+            "sizes": srcset == nil ? nil : thumbnailSizes,
+            "alt": alt, "loading": loading, "decoding": "async",
             "width": size.map { String($0.0) }, "height": size.map { String($0.1) },
         ])
     }
@@ -113,6 +131,9 @@ struct IndexPage {
     private static func widthDescriptor(_ thumbnail: ThumbnailFile, _ original: (Int?, Int?)) -> Int {
         GalleryDocument.dimensions(of: thumbnail, original: original)?.0 ?? thumbnail.size
     }
+
+    /// The id of a photo's card, so a photo page's way back lands on it (`index-2.html#p245`).
+    static func anchor(_ id: Int) -> String { "p\(id)" }
 
     static func failedCard(_ entry: GalleryState.Entry) -> Node {
         .element("li", attributes: ["class": "card"], children: [

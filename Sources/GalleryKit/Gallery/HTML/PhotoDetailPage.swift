@@ -1,14 +1,23 @@
-/// `photos/ID-slug.html`: one photo at full size with its name, photographer, rating,
-/// description, source link and comments, linking back to the index.
+import Foundation
+
+/// `pages/BBB/ID-slug.html`: one photo as large as the screen allows, with links to the previous and
+/// next photo and back to the index page that shows it, then what is known about it: photographer,
+/// rating, description, the original file and its source, the camera's EXIF, comments.
+///
+/// Plain links do all the work; the viewer script (``ViewerScript``) only adds the keys (Left/Right,
+/// Escape or Up), swipes and preloading the next photo, and finds its targets by `rel`.
 struct PhotoDetailPage {
-    /// A photo next to this one in the gallery's order: its page and its name.
+    /// A photo next to this one in the gallery's order: its page, its name and its image.
     struct Neighbour: Equatable {
         var path: String
         var name: String
+        /// What the photo page shows of it (`src` and `srcset`), for the script to preload.
+        var image: ShownImage?
 
         init(_ entry: GalleryState.Entry) {
             path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
             name = GalleryDocument.displayName(entry.metadata.name)
+            image = ShownImage(entry)
         }
     }
 
@@ -19,6 +28,8 @@ struct PhotoDetailPage {
     var next: Neighbour? = nil
     /// The index page that shows this photo's card.
     var indexPath = GalleryNaming.indexPath
+    /// Show the EXIF GPS position (`--show-location`).
+    var showLocation = false
 
     /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
     static let depth = 2
@@ -26,38 +37,42 @@ struct PhotoDetailPage {
     func render() -> String {
         let meta = entry.metadata
         let name = GalleryDocument.displayName(meta.name)
+        let back = SafeURL.relative(indexPath, depth: Self.depth) + "#" + IndexPage.anchor(meta.id)
         var body: [Node] = [
-            .element("p", children: [
-                .element("a", attributes: ["href": SafeURL.relative(indexPath, depth: Self.depth)], children: [
-                    .text("← All photos"),
+            .element("nav", attributes: ["class": "top", "aria-label": "Gallery"], children: [
+                .element("a", attributes: ["href": back, "rel": "up"], children: [.text("← All photos")]),
+                .element("span", attributes: ["class": "keys", "hidden": ""], children: [
+                    .text("Keys: ← → previous and next photo, Esc back to the index"),
                 ]),
             ]),
             .element("h1", children: [GalleryDocument.isolated(name)]),
         ]
-        if let original = entry.original {
-            body.append(.element("figure", attributes: ["class": "photo"], children: [
-                .element("img", attributes: [
-                    "src": SafeURL.relative(original.path, depth: Self.depth), "alt": name,
-                    "width": (original.width ?? meta.width).map(String.init),
-                    "height": (original.height ?? meta.height).map(String.init),
-                ]),
-            ]))
+        if let image = ShownImage(entry) {
+            body.append(.element("figure", attributes: ["class": "photo"], children: [image.node(alt: name, depth: Self.depth)]))
         }
-        body.append(.element("p", attributes: ["class": "meta"], children: [
-            CreditLine.full(meta),
-            .text(" · rating " + GalleryDocument.rating(meta.rating)),
-        ]))
+        if previous != nil || next != nil {
+            body.append(.element("nav", attributes: ["class": "pager", "aria-label": "Photos"], children: [
+                previous.map { link("‹ ", $0, "prev", after: "") },
+                next.map { link("", $0, "next", after: " ›") },
+            ].compactMap { $0 }))
+        }
+        var info: [Node] = [
+            .element("p", attributes: ["class": "meta"], children: [
+                CreditLine.full(meta),
+                .text(" · rating " + GalleryDocument.rating(meta.rating)),
+            ]),
+        ]
         if let description = meta.description, !description.isEmpty {
-            body.append(.element("p", attributes: ["class": "description"], children: [GalleryDocument.isolated(description)]))
+            info.append(.element("p", attributes: ["class": "description"], children: [GalleryDocument.isolated(description)]))
         }
-        if let source = SafeURL.web(meta.sourceURL) {
-            body.append(.element("p", children: [
-                .element("a", attributes: ["href": source, "rel": "noopener noreferrer"], children: [.text("Source")]),
-            ]))
+        info.append(links())
+        if let exif = entry.original?.exif, let list = ExifList(exif: exif, showLocation: showLocation).node() {
+            info.append(.element("h2", children: [.text("Camera")]))
+            info.append(list)
         }
         if !comments.isEmpty {
-            body.append(.element("h2", children: [.text("Comments")]))
-            body.append(.element("ol", attributes: ["class": "comments"], children: comments.map { comment in
+            info.append(.element("h2", children: [.text("Comments")]))
+            info.append(.element("ol", attributes: ["class": "comments"], children: comments.map { comment in
                 .element("li", children: [
                     .element("strong", children: [GalleryDocument.isolated(comment.user?.username ?? "anonymous")]),
                     .text(": "),
@@ -65,16 +80,41 @@ struct PhotoDetailPage {
                 ])
             }))
         }
-        if previous != nil || next != nil {
-            body.append(.element("nav", attributes: ["class": "pages"], children: [previous.map { link("‹ ", $0, "prev") },
-                                                                                  next.map { link("", $0, "next", after: " ›") }].compactMap { $0 }))
-        }
-        return GalleryDocument.page(title: name, body: body)
+        body.append(.element("section", attributes: ["class": "info"], children: info))
+        return GalleryDocument.page(title: name, body: body, depth: Self.depth)
     }
 
-    private func link(_ before: String, _ neighbour: Neighbour, _ rel: String, after: String = "") -> Node {
-        .element("a", attributes: ["href": SafeURL.relative(neighbour.path, depth: Self.depth), "rel": rel], children: [
-            .text(before), GalleryDocument.isolated(neighbour.name), .text(after),
-        ])
+    /// The original file (with its format, pixel size and bytes) and the URL it came from.
+    private func links() -> Node {
+        var items: [Node] = []
+        if let original = entry.original {
+            let format = (original.path as NSString).pathExtension.uppercased()
+            var details = [format.isEmpty ? nil : format]
+            if let width = original.width ?? entry.metadata.width, let height = original.height ?? entry.metadata.height {
+                details.append("\(width) × \(height)")
+            }
+            details.append(ByteCountFormatter.string(fromByteCount: Int64(original.bytes), countStyle: .file))
+            items.append(.element("li", children: [
+                .element("a", attributes: ["href": SafeURL.relative(original.path, depth: Self.depth)], children: [
+                    .text("Original file"),
+                ]),
+                .text(" (" + details.compactMap { $0 }.joined(separator: ", ") + ")"),
+            ]))
+        }
+        if let source = SafeURL.web(entry.metadata.sourceURL) {
+            items.append(.element("li", children: [
+                .element("a", attributes: ["href": source, "rel": "noopener noreferrer"], children: [.text("Image at its source")]),
+            ]))
+        }
+        return .element("ul", attributes: ["class": "links"], children: items)
+    }
+
+    private func link(_ before: String, _ neighbour: Neighbour, _ rel: String, after: String) -> Node {
+        .element("a", attributes: [
+            "href": SafeURL.relative(neighbour.path, depth: Self.depth), "rel": rel, "class": rel,
+            "data-src": neighbour.image.map { SafeURL.relative($0.src, depth: Self.depth) },
+            "data-srcset": neighbour.image?.srcset(depth: Self.depth),
+            "data-sizes": neighbour.image?.srcset(depth: Self.depth) == nil ? nil : neighbour.image?.sizes,
+        ], children: [.text(before), GalleryDocument.isolated(neighbour.name), .text(after)])
     }
 }

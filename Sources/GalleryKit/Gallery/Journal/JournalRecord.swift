@@ -62,14 +62,18 @@ public struct OriginalFile: Sendable, Hashable, Codable {
     public var width: Int?
     /// Upright height in pixels, once decoded.
     public var height: Int?
+    /// What the file's EXIF says about the shot, when it has any. The GPS position is only kept when
+    /// the job asked for it (``GalleryJob/showLocation``).
+    public var exif: ExifMetadata?
 
     /// Describes an original on disk.
-    public init(path: String, sha256: String, bytes: Int, width: Int? = nil, height: Int? = nil) {
+    public init(path: String, sha256: String, bytes: Int, width: Int? = nil, height: Int? = nil, exif: ExifMetadata? = nil) {
         self.path = path
         self.sha256 = sha256
         self.bytes = bytes
         self.width = width
         self.height = height
+        self.exif = exif
     }
 }
 

@@ -12,11 +12,12 @@ import Glibc
 /// delete stale pages; a collision could only leave a stale page in place.
 final class GalleryOutput {
     /// Cards on one index page.
-    static let photosPerIndexPage = 240
+    static let photosPerIndexPage = GalleryPageOptions().photosPerIndexPage
 
     let folder: String
     let title: String
     let perPage: Int
+    let options: GalleryPageOptions
     private let source: String
     private let manifest: StreamedFile
     private let doneCards: StreamedFile
@@ -29,11 +30,12 @@ final class GalleryOutput {
 
     /// Starts the files of the gallery at `folder`; `source` and `generated` go into the manifest.
     init(folder: String, title: String, source: String, generated: Date,
-         perPage: Int = GalleryOutput.photosPerIndexPage) throws(GalleryError) {
+         options: GalleryPageOptions = GalleryPageOptions()) throws(GalleryError) {
         self.folder = folder
         self.title = title
         self.source = source
-        self.perPage = max(1, perPage)
+        self.options = options
+        perPage = options.photosPerIndexPage
         let work = folder + "/.fetch-gallery/"
         manifest = try StreamedFile(path: folder + "/" + GalleryNaming.manifestPath)
         doneCards = try StreamedFile(path: work + "index-done.cards")
@@ -43,14 +45,14 @@ final class GalleryOutput {
 
     /// Adds the next photo: its manifest entry, its index card, and the page of the finished photo before it.
     func add(_ entry: GalleryState.Entry, comments: [Comment]) throws(GalleryError) {
-        let photo = try Self.encode(GalleryManifest.Photo(entry: entry))
+        let photo = try Self.encode(GalleryManifest.Photo(entry: entry, showLocation: options.showLocation))
         // JSONEncoder's pretty layout of an array element: indented two levels, comma-separated.
         let indented = photo.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
         try manifest.write((done + failed == 0 ? "\n" : ",\n") + indented)
         // Cards are NUL-separated: rendering turns every control character into U+FFFD.
         if entry.isComplete {
-            try doneCards.write(IndexPage.card(entry).render() + "\u{0}")
+            try doneCards.write(IndexPage.card(entry, position: done % perPage).render() + "\u{0}")
             let previous = try flushPending(next: PhotoDetailPage.Neighbour(entry))
             pending = (entry, comments, previous)
             done += 1
@@ -65,7 +67,8 @@ final class GalleryOutput {
         guard let (entry, comments, previous) = pending else { return nil }
         let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
         let page = PhotoDetailPage(entry: entry, comments: comments, previous: previous, next: next,
-                                   indexPath: IndexPage.path(page: (done - 1) / perPage + 1))
+                                   indexPath: IndexPage.path(page: (done - 1) / perPage + 1),
+                                   showLocation: options.showLocation)
         try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
         pages.insert(path.hashValue)
         pending = nil
@@ -79,6 +82,7 @@ final class GalleryOutput {
         try manifest.write("  \"source\" : " + (try Self.encode(source)) + "\n}")
         try manifest.commit()
         removeStalePages()
+        try AtomicFile.writeIfChanged(ViewerScript.source, to: folder + "/" + ViewerScript.path)
         try doneCards.commit()
         try failedCards.commit()
         defer {

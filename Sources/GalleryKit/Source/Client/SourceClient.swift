@@ -32,7 +32,7 @@ public actor SourceClient {
     public static let unknownWait: Double = 60
 
     /// `fetch-gallery/VERSION (+contact URL)`: names the tool, its version and where to reach its authors.
-    public static let defaultUserAgent = "fetch-gallery/0.1 (+https://github.com/fetch-gallery/fetch-gallery; photo gallery builder)"
+    public static var defaultUserAgent: String { TransferConfiguration.defaultUserAgent }
 
     let engine: TransferEngine
     /// Removes the keys from every message.

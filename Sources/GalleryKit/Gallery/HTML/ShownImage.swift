@@ -1,0 +1,52 @@
+/// The image a photo page shows: the original as `src`, and every thumbnail plus the original in a
+/// `srcset` with width descriptors, so a phone gets a thumbnail and a large screen the original.
+struct ShownImage: Equatable {
+    /// The original's path in the gallery.
+    var src: String
+    var width: Int?
+    var height: Int?
+    /// (path, width in pixels) of every candidate, smallest first; empty when widths are unknown.
+    var candidates: [(path: String, width: Int)]
+
+    /// The photo is shown at most as wide as the page (the viewport less the body's padding) and
+    /// never wider than the original: the browser takes a candidate's intrinsic width from `sizes`,
+    /// so a plain `100vw` would blow a small original up to the screen's width.
+    var sizes: String {
+        width.map { "min(calc(100vw - 24px), \($0)px)" } ?? "calc(100vw - 24px)"
+    }
+
+    /// The image of a finished photo; nil without an original.
+    init?(_ entry: GalleryState.Entry) {
+        guard let original = entry.original else { return nil }
+        src = original.path
+        width = original.width ?? entry.metadata.width
+        height = original.height ?? entry.metadata.height
+        candidates = []
+        guard let width, height != nil else { return }
+        let thumbnails = entry.thumbnails.keys.sorted().compactMap { size -> (String, Int)? in
+            guard let thumbnail = entry.thumbnails[size],
+                  let (w, _) = GalleryDocument.dimensions(of: thumbnail, original: (width, height)), w < width else { return nil }
+            return (thumbnail.path, w)
+        }
+        candidates = thumbnails + [(original.path, width)]
+    }
+
+    static func == (a: ShownImage, b: ShownImage) -> Bool {
+        a.src == b.src && a.candidates.map(\.path) == b.candidates.map(\.path) && a.candidates.map(\.width) == b.candidates.map(\.width)
+    }
+
+    /// The `srcset` from a page `depth` folders down; nil with a single candidate.
+    func srcset(depth: Int) -> String? {
+        guard candidates.count > 1 else { return nil }
+        return candidates.map { "\(SafeURL.relative($0.path, depth: depth)) \($0.width)w" }.joined(separator: ", ")
+    }
+
+    /// The `<img>` element.
+    func node(alt: String, depth: Int) -> Node {
+        let srcset = srcset(depth: depth)
+        return .element("img", attributes: [
+            "src": SafeURL.relative(src, depth: depth), "srcset": srcset, "sizes": srcset == nil ? nil : sizes,
+            "alt": alt, "width": width.map(String.init), "height": height.map(String.init),
+        ])
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import GalleryKit
+
+/// What the gallery's pages show and how the index is paged; the same flags for `run` and `merge`.
+struct PageOptions: ParsableArguments {
+    @Flag(name: .customLong("show-location"),
+          help: "Record the photos' EXIF GPS position and show it on their pages and in gallery.json (left out by default: it often gives away a photographer's home).")
+    var showLocation = false
+
+    @Option(name: .customLong("photos-per-page"), help: "Photos on one index page (index.html, index-2.html, ...).")
+    var photosPerPage = GalleryPageOptions().photosPerIndexPage
+
+    func validate() throws {
+        guard photosPerPage >= 1 else { throw ValidationError("--photos-per-page must be at least 1") }
+    }
+
+    var options: GalleryPageOptions { GalleryPageOptions(photosPerIndexPage: photosPerPage, showLocation: showLocation) }
+}
