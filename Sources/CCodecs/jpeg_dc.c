@@ -62,13 +62,13 @@ static boolean dc_fill(j_decompress_ptr ci) {
         if (code < 0) { p = end; break; }
         if (code == 0xD9) { p = m + 2; break; }  // EOI: nothing after it matters
         if (code == 0xD8 || code == 0x01 || (code >= 0xD0 && code <= 0xD7)) { p = m + 2; continue; }
-        if (m + 4 > end) { p = end; break; }
-        const uint8_t *after = m + 2 + be16(m + 2);
-        if (after > end) after = end;
+        size_t left = (size_t)(end - m);  // offsets, not pointers past the end
+        if (left < 4) { p = end; break; }
+        size_t length = 2 + (size_t)be16(m + 2);
+        const uint8_t *after = length <= left ? m + length : end;
         if (code == 0xDA) {
-            unsigned ns = m + 4 < end ? m[4] : 0;
-            const uint8_t *ss = m + 5 + 2 * ns;
-            int ac = ss < end && *ss != 0;
+            size_t ss = left > 4 ? 5 + 2 * (size_t)m[4] : left;  // Ss follows the component list
+            int ac = ss < left && m[ss] != 0;
             if (ac && m > start) { p = m; break; }  // hand over what came before the AC scan first
             s->scans_seen++;
             if (ctx->limits.max_scans && (uint32_t)s->scans_seen > ctx->limits.max_scans) {
