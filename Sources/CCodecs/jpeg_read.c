@@ -51,6 +51,7 @@ static int input_complete(const fg_jpeg *ctx) {
         if (!ci->comp_info[c].quant_table) return 0;  // latched by the component's first scan
     }
     if (!ci->progressive_mode) return ctx->eof_row >= (long)ci->total_iMCU_rows - 1;
+    if (ctx->dc_planes) return fg_jpeg_dc_complete(ci);
     if (ctx->dc_only) return output_coefficients_complete(ci);
     for (int c = 0; c < ci->num_components; c++) {
         for (int k = 0; k < DCTSIZE2; k++) {
@@ -100,11 +101,14 @@ fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_o
         break;
     }
     ctx->dc_only = dc_only_ok && scale_denom == 8 && ci->progressive_mode;
+    // Subsampled chroma would need its AC scans in libjpeg's 1/8 output: the DC planes instead.
+    ctx->dc_planes = ctx->dc_only && fg_jpeg_dc_wanted(ci, scale_denom);
     ci->buffered_image = ctx->dc_only ? TRUE : FALSE;
     // Normal path: for a progressive file this reads every scan (the progress monitor enforces
     // max_scans meanwhile).
     jpeg_start_decompress(ci);
-    if (ctx->dc_only) consume_dc_scans(ctx);
+    if (ctx->dc_planes) fg_jpeg_dc_consume(ctx);
+    else if (ctx->dc_only) consume_dc_scans(ctx);
     // Multi-scan files have read all their input by now: a cut one fails before any IDCT work.
     if (jpeg_input_complete(ci)) fg_jpeg_check_complete(ctx);
     if (ctx->cmyk) {
@@ -138,7 +142,8 @@ fg_status fg_jpeg_read(fg_jpeg *ctx, uint8_t *dst, size_t stride) {
     }
     if (setjmp(ctx->jmp)) { ctx->state = ST_FAILED; return ctx->status; }
     struct jpeg_decompress_struct *ci = &ctx->cinfo;
-    while (ci->output_scanline < ci->output_height) {
+    if (ctx->dc_planes) fg_jpeg_dc_render(ctx, dst, stride);
+    while (!ctx->dc_planes && ci->output_scanline < ci->output_height) {
         uint8_t *row = dst + (size_t)ci->output_scanline * stride;
         if (ctx->cmyk) {
             jpeg_read_scanlines(ci, ctx->cmyk_row, 1);

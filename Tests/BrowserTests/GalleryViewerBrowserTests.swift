@@ -6,7 +6,8 @@ import Testing
 /// from disk (`file://`): clean loads, sharp thumbnails at 1x and 2x, keys, swipe, preloading, no
 /// sideways overflow at 390 and 1280 px, markup in a name shown as text, and pages without JavaScript.
 /// Serialized: one browser at a time on a 2-CPU machine.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)),
+       .disabled(if: Sanitizer.active, "under a sanitizer: the pages are the same bytes (the sanitizers check the code that wrote them in the other targets), and an instrumented debug build takes minutes to make the gallery"))
 struct GalleryViewerBrowserTests {
     /// Opens a browser on `screen`, runs `body`, and closes it (and the driver) whatever happens.
     func withBrowser(_ screen: BrowserSession.Screen, javaScript: Bool = true,

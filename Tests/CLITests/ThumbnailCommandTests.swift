@@ -40,6 +40,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["Landscape_1.jpg"])
     }
 
+    /// The hidden comparison flag (Scripts/bench-dc-scans) takes the plain decode paths: a 4:2:0
+    /// progressive file at 1/8 then decodes its chroma AC scans (other chroma, other bytes), while a
+    /// 4:4:4 one gives the same pixels either way.
+    @Test("--no-fast-paths takes the plain decode paths")
+    func noFastPaths() throws {
+        let inputs = try ["derived/testorig-progressive.jpg", "jpeg-edge/progressive3.jpg"].map(Corpus.path)
+        var made: [[[UInt8]]] = []
+        for flags in [[], ["--no-fast-paths"]] {
+            let out = try TempDirectory()
+            let result = try ProcessRunner.run(binary, ["thumbnail", "--size", "16", "--out", out.path] + flags + inputs)
+            #expect(result.exitCode == 0, "\(result.stderrText)")
+            made.append([try out.read("testorig-progressive.jpg"), try out.read("progressive3.jpg")])
+        }
+        #expect(made[0][0] != made[1][0])
+        #expect(made[0][1] == made[1][1])
+    }
+
     @Test("same base names in two folders both survive")
     func uniqueNames() throws {
         let out = try TempDirectory()

@@ -48,6 +48,13 @@ enum DecodingFixtures {
         return try run("sh", ["-c", "djpeg '\(Corpus.path("exif-orientation/Landscape_1.jpg"))' | cjpeg -sample 1x1 -quality 90 \(script)"])
     }
 
+    /// Landscape_1 (4:2:0) made progressive with the full-precision DC of all components in the first
+    /// scan, then the AC bands of each component.
+    static func progressiveLandscape420DCFirst() throws -> [UInt8] {
+        let script = try scanScript("0 1 2: 0 0 0 0;\n0: 1 5 0 0;\n2: 1 63 0 0;\n1: 1 63 0 0;\n0: 6 63 0 0;\n")
+        return try run("jpegtran", ["-copy", "none", "-scans", script, Corpus.path("exif-orientation/Landscape_1.jpg")])
+    }
+
     /// Writes a jpegtran/cjpeg scan script to a temporary file and returns its path.
     private static func scanScript(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory
@@ -111,6 +118,17 @@ enum DecodingFixtures {
             }
         }
         return Bitmap(width: w, height: h, format: image.format, pixels: pixels)
+    }
+
+    /// How close a codec-reduced decode comes, as a thumbnail, to an exact area average of the full
+    /// decode `full`: PSNR of the resampled bitmap (`raw`) and of the thumbnail as delivered, encoded
+    /// JPEG Q85 and decoded again (`encoded`, what Scripts/bench-dc-scans measures).
+    static func thumbnailPSNR(_ reduced: Bitmap, full: Bitmap, longestEdge: Int) throws -> (raw: Double, encoded: Double) {
+        let size = targetSize(forSourceWidth: full.width, height: full.height, longestEdge: longestEdge)
+        let reference = Resampler(filter: .area).scale(full, width: size.width, height: size.height)
+        let thumbnail = Resampler.default.scale(reduced, width: size.width, height: size.height)
+        let encoded = try ImageDecoder.decode(ImageEncoder.encodeJPEG(thumbnail, quality: 85), name: "thumbnail").bitmap
+        return (psnr(thumbnail, reference), psnr(encoded, reference))
     }
 
     /// Peak signal-to-noise ratio in dB between two bitmaps of the same shape.

@@ -120,6 +120,21 @@ struct ExifMetadataTests {
         #expect(exif?.model?.hasPrefix("<img src=x onerror=alert(1)>") == true && exif?.model?.utf8.count == 256)
         #expect(exif?.make == "\u{FFFD}(")
     }
+
+    /// Inputs the `exif` fuzz target found, replayed: each must read without trap and keep the invariants.
+    @Test func fuzzRegressions() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/exif-fuzz-regressions")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(!files.isEmpty)
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(file)))
+            // srational-latitude-out-of-range: SRATIONAL degrees gave a latitude of -701792.
+            let exif = bytes.withUnsafeBytes { ExifReader.metadata(inTIFF: $0) }
+            #expect(exif?.latitude.map { abs($0) <= 90 } ?? true, "\(file): \(String(describing: exif))")
+            #expect(exif?.longitude.map { abs($0) <= 180 } ?? true, "\(file)")
+            #expect((exif?.latitude == nil) == (exif?.longitude == nil), "\(file)")
+        }
+    }
 }
 
 /// A hand-made TIFF block: IFD0, an Exif IFD and a GPS IFD, each entry (tag, type, data, count),

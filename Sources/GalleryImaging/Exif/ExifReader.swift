@@ -86,9 +86,10 @@ public enum ExifReader {
         for entry in block.entries(at: offset) {
             switch entry.tag {
             case 0x0001: south = block.string(entry)?.uppercased() == "S"
-            case 0x0002: latitude = degrees(entry).flatMap { $0 <= 90 ? $0 : nil }
+            // The magnitude only (the references give the sign): an SRATIONAL could make it negative.
+            case 0x0002: latitude = degrees(entry).flatMap { (0...90).contains($0) ? $0 : nil }
             case 0x0003: west = block.string(entry)?.uppercased() == "W"
-            case 0x0004: longitude = degrees(entry).flatMap { $0 <= 180 ? $0 : nil }
+            case 0x0004: longitude = degrees(entry).flatMap { (0...180).contains($0) ? $0 : nil }
             case 0x0005: below = block.integer(entry) == 1
             case 0x0006: altitude = block.real(entry).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             default: break

@@ -49,9 +49,14 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         /// `showLocation`.
         public var exif: ExifMetadata?
 
+        /// The manifest's view of one entry of a gallery state, without the EXIF GPS position.
+        public init(entry: GalleryState.Entry) {
+            self.init(entry: entry, showLocation: false)
+        }
+
         /// The manifest's view of one entry of a gallery state; the EXIF GPS position is kept only
         /// when `showLocation` (`--show-location`).
-        public init(entry: GalleryState.Entry, showLocation: Bool = false) {
+        public init(entry: GalleryState.Entry, showLocation: Bool) {
             let meta = entry.metadata
             let failure = entry.failure ?? (entry.original == nil ? GalleryManifest.incompleteReason : nil)
             self.init(
@@ -108,7 +113,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
     public init(state: GalleryState, source: String, generated: Date) {
         self.generated = generated.formatted(.iso8601)
         self.source = source
-        photos = state.orderedEntries.map { Photo(entry: $0) }
+        photos = state.orderedEntries.map(Photo.init(entry:))
     }
 
     /// The manifest as pretty-printed JSON with sorted keys.

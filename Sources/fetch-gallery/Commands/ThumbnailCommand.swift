@@ -36,6 +36,11 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Refuse images with more pixels than this (a decompression-bomb guard).")
     var maxPixels: Int = 100_000_000
 
+    @Flag(help: ArgumentHelp("Decode without the codecs' shortcuts (DC-only progressive JPEG, early PNG passes, "
+                             + "row reduction): the plain paths, for comparisons (Scripts/bench-dc-scans).",
+                             visibility: .hidden))
+    var noFastPaths = false
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one image file") }
         guard size > 0 else { throw ValidationError("--size must be at least 1") }
@@ -45,7 +50,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         let thumbnailer = Thumbnailer(longestEdge: size, jpegQuality: encoding.quality, format: encoding.format,
-                                      webpQuality: encoding.webpQuality, decodeOptions: DecodeOptions(maxPixels: maxPixels))
+                                      webpQuality: encoding.webpQuality, decodeOptions: DecodeOptions(maxPixels: maxPixels, useFastPaths: !noFastPaths))
         let names = OutputNames.unique(for: files)
         let failures = Atomic<Int>(0)
         let outDir = out

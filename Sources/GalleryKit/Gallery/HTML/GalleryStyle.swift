@@ -32,7 +32,7 @@ enum GalleryStyle {
     .pages span{color:var(--muted)}
     .top{display:flex;gap:1em;flex-wrap:wrap;align-items:baseline;margin-bottom:var(--gap)}
     html:has(.photo){overscroll-behavior-x:none}
-    .photo{background:var(--stage);border-radius:8px;display:flex;justify-content:center;align-items:center;min-height:40vh}
+    .photo{background:var(--stage);border-radius:8px;display:flex;justify-content:center;align-items:center}
     .photo img{display:block;max-width:100%;max-height:calc(100vh - 140px);height:auto;object-fit:contain}
     .pager{display:grid;grid-template-columns:1fr 1fr;gap:var(--gap);margin:var(--gap) 0}
     .pager a{display:block;padding:10px 12px;background:var(--card);border-radius:8px;text-decoration:none;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}
