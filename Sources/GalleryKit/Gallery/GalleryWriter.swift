@@ -47,7 +47,8 @@ public struct GalleryWriter: Sendable {
     ///   - generated: the time stamped into the manifest.
     public func write(_ journal: Journal, comments: (Int) -> [Comment] = { _ in [] },
                       generated: Date = Date()) throws(GalleryError) {
-        let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated)
+        let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
+                                       options: pageOptions)
         try journal.forEachEntry { entry throws(GalleryError) in
             try output.add(entry, comments: comments(entry.metadata.id))
         }
