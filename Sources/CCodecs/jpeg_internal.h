@@ -71,6 +71,8 @@ int fg_jpeg_dc_wanted(const struct jpeg_decompress_struct *ci, int scale_denom);
 int fg_jpeg_dc_complete(const struct jpeg_decompress_struct *ci);
 /// After jpeg_start_decompress in buffered-image mode: reads the DC scans only (AC scans skipped).
 void fg_jpeg_dc_consume(fg_jpeg *ctx);
+/// jpeg_dc_source.c: swaps jpeg_mem_src for the source that leaves out the AC scans, at the first scan's data.
+void fg_jpeg_dc_install_source(fg_jpeg *ctx);
 /// Writes output_width x output_height RGB pixels made from the DC coefficients.
 void fg_jpeg_dc_render(fg_jpeg *ctx, uint8_t *dst, size_t stride);
 #endif
