@@ -9,18 +9,21 @@ extension GalleryRun {
     /// lead to a more private address than it. `GalleryJob.allowPrivateAddresses` lifts both.
     var imageAddressPolicy: AddressPolicy {
         if job.allowPrivateAddresses { return .unrestricted }
+        let listedByUser: Bool
         switch job.source {
-        case .urlList, .plan(_, _) where apiAddressClass.withLock({ $0 }) == nil:
-            // A plan of a URL list records no listing address: its URLs were named by the user.
+        case .urlList: listedByUser = true
+        // A plan of a URL list records no listing address: its URLs were named by the user.
+        case .plan: listedByUser = apiAddressClass.withLock({ $0 }) == nil
+        case .api, .service: listedByUser = false
+        }
+        if listedByUser {
             return AddressPolicy(.atMostAsPrivateAsOrigin,
                                  explanation: "a listed URL may not redirect to a more private address than its own "
                                     + "host's; \(job.privateAddressesHint)")
-        case .api, .plan, .service:
-            // Photos are only handed on after a page arrived, so the class is known; fail closed if not.
-            let api = apiAddressClass.withLock { $0 } ?? .publicInternet
-            return AddressPolicy(.atMostAsPrivateAs(api),
-                                 explanation: "the API host is \(api); \(job.privateAddressesHint)")
         }
+        // Photos are only handed on after a page arrived, so the class is known; fail closed if not.
+        let api = apiAddressClass.withLock { $0 } ?? .publicInternet
+        return AddressPolicy(.atMostAsPrivateAs(api), explanation: "the API host is \(api); \(job.privateAddressesHint)")
     }
 
     /// Records the address a listing page came from (CURLINFO_PRIMARY_IP). Should pages come from
