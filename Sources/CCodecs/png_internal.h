@@ -22,7 +22,7 @@ struct fg_png {
     int channels;
     png_bytep *rows;           // row pointers of the full decode
     png_bytep pass_row;        // one reduced-width row of an Adam7 pass, or one source row
-    uint32_t *sums;            // block sums of the reduced read (png_reduce.c)
+    uint32_t *sums;            // the reduced read's sums: 32-bit block sums with alpha, 16-bit column sums without (png_reduce.c)
 };
 
 /// Records a failure (status and message), marks the context failed and returns the status.
