@@ -20,7 +20,32 @@ struct ImageResponder: Sendable {
             return try await respondSynthetic(photo, variant: variant, size: size, to: request)
         }
         let image = try await store.image(for: photo, size: size)
-        let validators = image.validators
+        return try await Self.answer(request, validators: image.validators, mediaType: image.format.mediaType) { range in
+            if let range { return try await fileIO.loadFile(path: image.path, range: range, context: context) }
+            return try await fileIO.loadFile(path: image.path, context: context)
+        }
+    }
+
+    /// A synthetic catalogue's photo: its variant's cached rendering with a comment naming the photo
+    /// (``SyntheticImage``), built in memory (about 50 kB) and answered with the same conditional and
+    /// range rules as a file.
+    private func respondSynthetic(_ photo: DemoPhoto, variant: DemoPhoto, size: DemoImageSize,
+                                  to request: Request) async throws -> Response {
+        let image = try await store.image(for: variant, size: size)
+        let bytes = try SyntheticImage.bytes(of: photo.id, from: image.path)
+        let tag = image.validators.entityTag.dropFirst().dropLast()
+        let validators = RepresentationValidators(length: bytes.count, entityTag: "\"syn\(photo.id)-\(tag)\"",
+                                                  lastModified: image.validators.lastModified)
+        return try await Self.answer(request, validators: validators, mediaType: image.format.mediaType) { range in
+            ResponseBody(byteBuffer: ByteBuffer(bytes: range.map { bytes[$0] } ?? bytes[...]))
+        }
+    }
+
+    /// One image answered with validators, `Accept-Ranges: bytes` and the conditional and range rules of
+    /// ``RangeDecision``; `body` gives the whole representation (nil) or one range of it, and is not
+    /// asked for on a HEAD request.
+    private static func answer(_ request: Request, validators: RepresentationValidators, mediaType: String,
+                               body: (ClosedRange<Int>?) async throws -> ResponseBody) async throws -> Response {
         var headers = HTTPFields()
         headers[.eTag] = validators.entityTag
         headers[.lastModified] = validators.lastModifiedText
@@ -43,59 +68,14 @@ struct ImageResponder: Sendable {
             headers[.contentLength] = "0"
             return Response(status: .rangeNotSatisfiable, headers: headers)
         case .full:
-            headers[.contentType] = image.format.mediaType
+            headers[.contentType] = mediaType
             headers[.contentLength] = String(validators.length)
-            let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: image.path, context: context)
-            return Response(status: .ok, headers: headers, body: body)
+            return Response(status: .ok, headers: headers, body: isHead ? ResponseBody() : try await body(nil))
         case let .partial(range):
-            headers[.contentType] = image.format.mediaType
+            headers[.contentType] = mediaType
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(validators.length)"
             headers[.contentLength] = String(range.count)
-            let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: image.path, range: range, context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
-        }
-    }
-
-    /// A synthetic catalogue's photo: its variant's cached rendering with a comment naming the photo
-    /// (``SyntheticImage``), built in memory (about 50 kB) and answered with the same conditional and
-    /// range rules as a file.
-    private func respondSynthetic(_ photo: DemoPhoto, variant: DemoPhoto, size: DemoImageSize,
-                                  to request: Request) async throws -> Response {
-        let image = try await store.image(for: variant, size: size)
-        let bytes = try SyntheticImage.bytes(of: photo.id, from: image.path)
-        let tag = image.validators.entityTag.dropFirst().dropLast()
-        let validators = RepresentationValidators(length: bytes.count, entityTag: "\"syn\(photo.id)-\(tag)\"",
-                                                  lastModified: image.validators.lastModified)
-        var headers = HTTPFields()
-        headers[.eTag] = validators.entityTag
-        headers[.lastModified] = validators.lastModifiedText
-        headers[.acceptRanges] = "bytes"
-        headers[.cacheControl] = "public, max-age=86400"
-        let conditions = ConditionalRequest(
-            range: request.headers[.range], ifRange: request.headers[.ifRange],
-            ifNoneMatch: request.headers[values: .ifNoneMatch].isEmpty
-                ? nil : request.headers[values: .ifNoneMatch].joined(separator: ","),
-            ifModifiedSince: request.headers[.ifModifiedSince]
-        )
-        let isHead = request.method == .head
-        switch RangeDecision.decide(conditions, for: validators) {
-        case .notModified:
-            return Response(status: .notModified, headers: headers)
-        case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(validators.length)"
-            headers[.contentLength] = "0"
-            return Response(status: .rangeNotSatisfiable, headers: headers)
-        case .full:
-            headers[.contentType] = image.format.mediaType
-            headers[.contentLength] = String(bytes.count)
-            return Response(status: .ok, headers: headers,
-                            body: isHead ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-        case let .partial(range):
-            headers[.contentType] = image.format.mediaType
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(validators.length)"
-            headers[.contentLength] = String(range.count)
-            return Response(status: .partialContent, headers: headers,
-                            body: isHead ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[range])))
+            return Response(status: .partialContent, headers: headers, body: isHead ? ResponseBody() : try await body(range))
         }
     }
 
