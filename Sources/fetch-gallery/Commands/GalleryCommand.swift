@@ -140,17 +140,9 @@ struct GalleryCommand: AsyncParsableCommand {
                 StandardError.line("fetch-gallery: \(error)")
                 throw ExitCode(3)
             }
-        } else if let urls {
-            guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
-                StandardError.line("fetch-gallery: cannot read the URL list \(urls)")
-                throw ExitCode(3)
-            }
-            source = .urlList(text: text, name: urls)
-        } else if sources.isService {
-            source = .service(try sources.photoSource(api: api.flatMap { URL(string: $0) }, includeNSFW: includeNSFW,
-                                                      environment: ProcessInfo.processInfo.environment)!)
-        } else if let api {
-            source = .api(base: URL(string: api)!, consumerKey: consumerKey)
+        } else if let listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW,
+                                                   command: "fetch-gallery") {
+            source = listed
         } else {
             var configuration = DemoServerConfiguration()
             configuration.syntheticPhotos = demoSynthetic
@@ -177,9 +169,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.webpQuality = encoding.webpQuality
         job.allowPrivateAddresses = allowPrivateAddresses
         job.shard = shard
-        job.userAgent = transfer.userAgent ?? job.userAgent
-        job.rateLimitWait = sources.rateLimitWait
-        job.secrets = [sources.resolvedKey(environment: ProcessInfo.processInfo.environment), consumerKey].compactMap { $0 }
+        sources.configure(&job, userAgent: transfer.userAgent, consumerKey: consumerKey)
         job.pageOptions = pageOptions.options
 
         let aggregate = AggregateProgress()

@@ -65,28 +65,17 @@ struct PlanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source: GalleryJob.Source
-        if let urls {
-            guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
-                StandardError.line("fetch-gallery plan: cannot read the URL list \(urls)")
-                throw ExitCode(3)
-            }
-            source = .urlList(text: text, name: urls)
-        } else if sources.isService {
-            do {
-                source = .service(try sources.photoSource(api: api.flatMap { URL(string: $0) }, includeNSFW: includeNSFW,
-                                                          environment: ProcessInfo.processInfo.environment)!)
-            } catch {
-                StandardError.line("fetch-gallery plan: \(error)")
-                throw ExitCode(2)
-            }
-        } else {
-            source = .api(base: URL(string: api!)!, consumerKey: consumerKey)
+        let listed: GalleryJob.Source?
+        do {
+            listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW,
+                                         command: "fetch-gallery plan")
+        } catch let exit as ExitCode { throw exit } catch {
+            StandardError.line("fetch-gallery plan: \(error)")
+            throw ExitCode(2)
         }
+        guard let source = listed else { throw ValidationError("give --source NAME, --api URL or --urls FILE") }
         var job = GalleryJob(source: source, folder: out)
-        job.userAgent = transfer.userAgent ?? job.userAgent
-        job.rateLimitWait = sources.rateLimitWait
-        job.secrets = [sources.resolvedKey(environment: ProcessInfo.processInfo.environment), consumerKey].compactMap { $0 }
+        sources.configure(&job, userAgent: transfer.userAgent, consumerKey: consumerKey)
         job.pages = pages
         job.imageSize = imageSize
         job.includeNSFW = includeNSFW

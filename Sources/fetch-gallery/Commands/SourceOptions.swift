@@ -102,4 +102,31 @@ struct SourceOptions: ParsableArguments {
             throw ValidationError("--source \(source) is not available in this build")
         }
     }
+
+    /// Where the photos come from, as `run` and `plan` read it: the URL list, the `--source` service or the
+    /// 500px-style `api`; nil when none is given. A URL list that cannot be read is said on stderr after
+    /// `command` and exits 3; a service's usage error (a missing key) is thrown as it is.
+    func listing(api: String?, consumerKey: String?, urls: String?, includeNSFW: Bool,
+                 command: String) throws -> GalleryJob.Source? {
+        if let urls {
+            guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
+                StandardError.line("\(command): cannot read the URL list \(urls)")
+                throw ExitCode(3)
+            }
+            return .urlList(text: text, name: urls)
+        }
+        if isService {
+            return .service(try photoSource(api: api.flatMap { URL(string: $0) }, includeNSFW: includeNSFW,
+                                            environment: ProcessInfo.processInfo.environment)!)
+        }
+        return api.map { .api(base: URL(string: $0)!, consumerKey: consumerKey) }
+    }
+
+    /// Sets the job's API User-Agent (`userAgent`, else the default), its longest rate-limit wait and the
+    /// keys to redact from everything it writes and says.
+    func configure(_ job: inout GalleryJob, userAgent: String?, consumerKey: String?) {
+        job.userAgent = userAgent ?? job.userAgent
+        job.rateLimitWait = rateLimitWait
+        job.secrets = [resolvedKey(environment: ProcessInfo.processInfo.environment), consumerKey].compactMap { $0 }
+    }
 }
