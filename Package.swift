@@ -4,6 +4,15 @@ import PackageDescription
 // One folder per stage, C only in the shim targets (CCurl, CCodecs, CColor).
 // GalleryImaging (codecs, scaler, cache) and GalleryTransfer (libcurl engine) stand alone;
 // GalleryKit joins them into the pipeline and the gallery writer; fetch-gallery is a thin CLI.
+// Debug builds leave Swift unoptimised, which makes the imaging loops (the resampler, the demo
+// catalogue's renderer) some 40 times slower than in a release build: on a clean machine the demo
+// server took ~4 s a photo to render its images and the quick-start test ran past its limit.
+// Scripts/test and Scripts/check-sanitizers set FETCH_GALLERY_OPTIMIZE_IMAGING=1 to compile those
+// two modules with -O in their debug builds too. Read from the environment, never set by default:
+// a package with unsafe flags cannot be depended on by URL, and GalleryKit is meant to be.
+let optimizedImaging: [SwiftSetting] = Context.environment["FETCH_GALLERY_OPTIMIZE_IMAGING"] == "1"
+    ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+
 let package = Package(
     name: "fetch-gallery",
     platforms: [.macOS(.v15)],
@@ -41,7 +50,8 @@ let package = Package(
         // The project's lock and continuation hand-off, both visible to ThreadSanitizer (see its files);
         // every module that locks or hands values between threads uses them instead of Synchronization's.
         .target(name: "GallerySync"),
-        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CColor", "GallerySync"]),
+        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CColor", "GallerySync"],
+                swiftSettings: optimizedImaging),
         .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -64,7 +74,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/demo-photos")]
+            resources: [.copy("Resources/demo-photos")],
+            swiftSettings: optimizedImaging
         ),
         // Scripts/bench-cache: the pipeline's cold, warm and coalesced requests on real photos.
         .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
