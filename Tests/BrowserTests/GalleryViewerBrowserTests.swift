@@ -38,6 +38,13 @@ struct GalleryViewerBrowserTests {
                 let check = try await PageCheck(browser, gallery, page)
                 try await check.noErrors()
                 try await check.noSidewaysOverflow()
+                // The first, previous, next and last links share one row, even on a phone (the
+                // "Page i of P" text may take a row of its own there).
+                let rows = try await browser.execute("""
+                    return Array.from(document.querySelectorAll('nav.pages')).map(n =>
+                      new Set(Array.from(n.children).filter(c => !c.classList.contains('at')).map(c => Math.round(c.getBoundingClientRect().top))).size)
+                    """) as? [Any] ?? []
+                check.check(rows.count == 2 && rows.allSatisfy { number($0) == 1 }, "page links on more than one row: \(rows)")
                 let images = try await browser.execute("""
                     return Array.from(document.querySelectorAll('.card img')).map(i => ({
                       natural: i.naturalWidth, shown: i.getBoundingClientRect().width, current: i.currentSrc,

@@ -30,6 +30,7 @@ enum GalleryStyle {
     .pages a,.pages span{padding:6px 10px;border-radius:6px;min-width:0;overflow-wrap:anywhere}
     .pages a{background:var(--card);text-decoration:none}
     .pages span{color:var(--muted)}
+    @media (max-width:599px){.pages{gap:.4em .3em}.pages a,.pages span{padding:6px 7px}.pages .at{order:-1;flex-basis:100%;padding:0 2px}}
     .top{display:flex;gap:1em;flex-wrap:wrap;align-items:baseline;margin-bottom:var(--gap)}
     html:has(.photo){overscroll-behavior-x:none}
     .photo{background:var(--stage);border-radius:8px;display:flex;justify-content:center;align-items:center}

@@ -66,7 +66,7 @@ struct IndexPage {
         }
         return .element("nav", attributes: ["class": "pages", "aria-label": "Index pages"], children: [
             link("« First", 1), .text(" "), link("‹ Previous", page - 1, rel: "prev"), .text(" "),
-            .element("span", children: [.text("Page \(page) of \(pages)")]), .text(" "),
+            .element("span", attributes: ["class": "at"], children: [.text("Page \(page) of \(pages)")]), .text(" "),
             link("Next ›", page + 1, rel: "next"), .text(" "), link("Last »", pages),
         ])
     }
