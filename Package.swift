@@ -7,9 +7,10 @@ import PackageDescription
 // Debug builds leave Swift unoptimised, which makes the imaging loops (the resampler, the demo
 // catalogue's renderer) some 40 times slower than in a release build: on a clean machine the demo
 // server took ~4 s a photo to render its images and the quick-start test ran past its limit.
-// Scripts/test and Scripts/check-sanitizers set FETCH_GALLERY_OPTIMIZE_IMAGING=1 to compile those
-// two modules with -O in their debug builds too. Read from the environment, never set by default:
-// a package with unsafe flags cannot be depended on by URL, and GalleryKit is meant to be.
+// Scripts/test and Scripts/check-sanitizers (through Scripts/test-targets.sh) set
+// FETCH_GALLERY_OPTIMIZE_IMAGING=1 to compile those two modules with -O in their debug builds too.
+// Read from the environment, never set by default: a package with unsafe flags cannot be depended
+// on by URL, and GalleryKit is meant to be.
 let optimizedImaging: [SwiftSetting] = Context.environment["FETCH_GALLERY_OPTIMIZE_IMAGING"] == "1"
     ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 

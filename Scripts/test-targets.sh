@@ -8,3 +8,6 @@ test_targets=(TestRunnerTests GallerySyncTests GalleryImagingTests GalleryKitTes
 alone="GalleryTransferTests\\.SupportFaultServerLifecycleTests"
 # The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
 cluster="CLITests\\.SlurmShardTests"
+# Both build GalleryImaging and GalleryDemo with -O although the builds are debug ones (Package.swift
+# reads this): the demo server renders its photographs in them, ~40x slower unoptimised.
+export FETCH_GALLERY_OPTIMIZE_IMAGING=1

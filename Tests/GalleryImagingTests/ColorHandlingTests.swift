@@ -108,36 +108,3 @@ struct ColorHandlingTests {
         #expect(a.isSRGB && b.isSRGB)
     }
 }
-
-/// Rewrites PNG chunk streams for the tests: drops the colour chunks and puts others after IHDR.
-enum PNGChunks {
-    static func uint32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-
-    static func replacingColorChunks(_ png: [UInt8], with chunks: [(String, [UInt8])]) -> [UInt8] {
-        var out = Array(png[0..<8])
-        var pos = 8
-        while pos + 8 <= png.count {
-            let length = Int(png[pos]) << 24 | Int(png[pos + 1]) << 16 | Int(png[pos + 2]) << 8 | Int(png[pos + 3])
-            let type = String(decoding: png[(pos + 4)..<(pos + 8)], as: UTF8.self)
-            let end = pos + 12 + length
-            if !["iCCP", "sRGB", "gAMA", "cHRM"].contains(type) { out += png[pos..<end] }
-            if type == "IHDR" { for (name, data) in chunks { out += chunk(name, data) } }
-            pos = end
-        }
-        return out
-    }
-
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return uint32(UInt32(data.count)) + body + uint32(crc32(body))
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return ~crc
-    }
-}

@@ -14,40 +14,14 @@ struct DecodingPNGChecksumTests {
         return (try ImageEncoder.encodePNG(full), full)
     }
 
-    /// The offset of the last IDAT chunk's length field.
-    static func lastIDAT(_ png: [UInt8]) throws -> Int {
-        var pos = 8, last: Int?
-        while pos + 8 <= png.count {
-            let length = png[pos..<pos + 4].reduce(0) { $0 << 8 | Int($1) }
-            if Array(png[pos + 4..<pos + 8]) == Array("IDAT".utf8) { last = pos }
-            pos += length + 12
-        }
-        return try #require(last, "no IDAT chunk")
-    }
-
-    /// CRC-32 (ISO 3309, as PNG chunks use) of `bytes`.
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
     /// `png` with the zlib stream's Adler-32 (the last 4 data bytes of the last IDAT) flipped, and the
     /// chunk's CRC recomputed when `fixCRC`.
     static func damagedAdler(_ png: [UInt8], fixCRC: Bool) throws -> [UInt8] {
+        let idat = try #require(PNGChunks.chunks(png).last { $0.type == "IDAT" }, "no IDAT chunk")
+        #expect(idat.length >= 4)
         var bytes = png
-        let chunk = try lastIDAT(png)
-        let length = png[chunk..<chunk + 4].reduce(0) { $0 << 8 | Int($1) }
-        let dataEnd = chunk + 8 + length
-        #expect(length >= 4)
-        bytes[dataEnd - 1] ^= 0xFF
-        if fixCRC {
-            let crc = crc32(bytes[(chunk + 4)..<dataEnd])
-            for i in 0..<4 { bytes[dataEnd + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(i))) }
-        }
+        bytes[idat.dataEnd - 1] ^= 0xFF
+        if fixCRC { bytes.replaceSubrange(idat.dataEnd..<idat.end, with: PNGChunks.uint32(PNGChunks.crc(of: idat, in: bytes))) }
         return bytes
     }
 

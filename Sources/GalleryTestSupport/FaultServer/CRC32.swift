@@ -1,5 +1,6 @@
-/// CRC-32 (IEEE, reflected, as in gzip), for the gzip helpers.
-enum CRC32 {
+/// CRC-32 (IEEE, reflected, as in gzip and PNG chunks), for the gzip helpers and the tests that
+/// rewrite PNG chunks.
+public enum CRC32 {
     private static let polynomial: UInt32 = 0xEDB8_8320
 
     private static let table: [UInt32] = (0..<256).map { index in
@@ -8,7 +9,7 @@ enum CRC32 {
         return crc
     }
 
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         bytes.withUnsafeBufferPointer { buffer in
             for byte in buffer { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
