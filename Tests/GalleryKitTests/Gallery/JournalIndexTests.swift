@@ -83,4 +83,47 @@ import Testing
         try journal.append(.seen(PhotoMetadata(id: 9, name: "whole")))
         #expect(journal.entry(of: 9)?.metadata.name == "whole")
     }
+
+    /// Records of one photo written one after another are one run; records between other photos'
+    /// are runs of their own, handed back in file order.
+    @Test func adjacentRecordsOfAPhotoAreOneRun() {
+        var index = JournalIndex()
+        let seen = JournalRecord.seen(PhotoMetadata(id: 1, name: "a", page: 2))
+        index.add(seen, at: RecordRef(offset: 0, length: 9))
+        index.add(.failed(id: 1, reason: "x"), at: RecordRef(offset: 10, length: 5))
+        index.add(.seen(PhotoMetadata(id: 2, name: "b", page: 1)), at: RecordRef(offset: 16, length: 7))
+        index.add(.failed(id: 1, reason: "y"), at: RecordRef(offset: 24, length: 3))
+        #expect(index.refs(ofSlot: 0) == [RecordRef(offset: 0, length: 15), RecordRef(offset: 24, length: 3)])
+        #expect(index.refs(ofSlot: 1) == [RecordRef(offset: 16, length: 7)])
+        #expect(index.slot(of: 2) == 1 && index.slot(of: 3) == nil)
+        #expect(index.slots(byPage: true) == [1, 0] && index.slots(byPage: false) == [0, 1])
+        index.replaceRuns(with: [RecordRef(offset: 0, length: 20), RecordRef(offset: 21, length: 8)])
+        #expect(index.refs(ofSlot: 0) == [RecordRef(offset: 0, length: 20)])
+        #expect(index.slots(byPage: true) == [1, 0])
+    }
+
+    /// The memory of the index is what keeps a worker's peak near flat: at 100,000 photos (ids spread
+    /// over the whole Int range, as hashed source ids are), every id is found, and the index holds at
+    /// most 128 bytes a photo with four scattered records each and 64 once compacted.
+    @Test func holdsFewBytesPerPhotoAndFindsEveryId() {
+        var index = JournalIndex()
+        var random = SystemRandomNumberGenerator()
+        let ids = (0..<100_000).map { $0 % 3 == 0 ? $0 : Int.random(in: Int.min...Int.max, using: &random) }
+        var offset: Int64 = 0
+        for round in 0..<4 {
+            for id in ids {
+                let record: JournalRecord = round == 0
+                    ? .seen(PhotoMetadata(id: id, name: "p", page: 1)) : .failed(id: id, reason: "r\(round)")
+                index.add(record, at: RecordRef(offset: offset, length: 40))
+                offset += 41
+            }
+        }
+        #expect(index.count == Set(ids).count)
+        for (slot, id) in ids.enumerated().prefix(1_000) { #expect(index.slot(of: id) == slot) }
+        #expect(index.slot(of: -1) == nil)
+        #expect(index.refs(ofSlot: 5).count == 4)
+        #expect(index.heldBytes / index.count <= 128, "\(index.heldBytes / index.count) bytes a photo")
+        index.replaceRuns(with: (0..<index.count).map { RecordRef(offset: Int64($0) * 200, length: 199) })
+        #expect(index.heldBytes / index.count <= 64, "\(index.heldBytes / index.count) bytes a photo compacted")
+    }
 }

@@ -53,8 +53,9 @@ public final class Journal: Sendable {
     /// (relative to `folder`) is where it lives: a shard keeps its own (``ShardLayout``), with
     /// its own lock beside it, so shards of one job run at once in one folder.
     ///
-    /// Replay reads the file a chunk at a time and keeps, per photo, where its records are (about
-    /// 100 bytes), not the records themselves: memory does not grow with what the photos carry.
+    /// Replay reads the file a chunk at a time and keeps, per photo, where its records are (about 44
+    /// bytes once compacted, see ``JournalIndex``), not the records themselves: memory does not grow
+    /// with what the photos carry.
     public init(folder: String, journalPath: String = GalleryNaming.journalPath,
                 options: Options = Options()) throws(GalleryError) {
         path = folder + "/" + journalPath
@@ -124,7 +125,7 @@ public final class Journal: Sendable {
     /// read back from the file and replayed.
     public func entry(of id: Int) -> GalleryState.Entry? {
         storage.withLock { storage in
-            storage.index.slots[id].map { Self.read(id: id, $0, fd: storage.readFD) }
+            storage.index.slot(of: id).map { Self.read(id: id, storage.index.refs(ofSlot: $0), fd: storage.readFD) }
         }
     }
 
@@ -133,9 +134,9 @@ public final class Journal: Sendable {
     public func forEachEntry(byPage: Bool = false,
                              _ body: (GalleryState.Entry) throws(GalleryError) -> Void) throws(GalleryError) {
         try withStorage { (storage: inout Storage) throws(GalleryError) in
-            for id in storage.index.ids(byPage: byPage) {
-                guard let slot = storage.index.slots[id] else { continue }
-                try body(Self.read(id: id, slot, fd: storage.readFD))
+            for slot in storage.index.slots(byPage: byPage).lazy.map(Int.init) {
+                let refs = storage.index.refs(ofSlot: slot)
+                try body(Self.read(id: storage.index.order[slot], refs, fd: storage.readFD))
             }
         }
     }
@@ -172,17 +173,18 @@ public final class Journal: Sendable {
     }
 
     /// Streams the compacted records into a new file (one entry in memory at a time) and renames it
-    /// over the journal; the index then points into the new file.
+    /// over the journal; the index then points into the new file, one run of lines per photo.
     private func compact(_ storage: inout Storage) throws(GalleryError) {
         let file = try StreamedFile(path: path)
-        var index = JournalIndex()
-        for id in storage.index.order {
-            guard let slot = storage.index.slots[id] else { continue }
-            for record in Self.read(id: id, slot, fd: storage.readFD).compactedRecords {
-                let line = try Self.encodeLine(record, path: path)
-                index.add(record, at: RecordRef(offset: Int64(file.size), length: Int32(line.count - 1)))
-                try file.write(line)
+        var runs: [RecordRef] = []
+        runs.reserveCapacity(storage.index.count)
+        for (slot, id) in storage.index.order.enumerated() {
+            let start = Int64(file.size)
+            for record in Self.read(id: id, storage.index.refs(ofSlot: slot), fd: storage.readFD).compactedRecords {
+                try file.write(try Self.encodeLine(record, path: path))
             }
+            // Every entry compacts to at least its `seen` record, so a run is never empty.
+            runs.append(RecordRef(offset: start, length: Int32(clamping: Int64(file.size) - start - 1)))
         }
         let size = file.size
         try file.commit(durable: options.fsyncEachRecord)
@@ -192,23 +194,25 @@ public final class Journal: Sendable {
         _ = Glibc.close(storage.readFD)
         storage.fd = -1
         storage.readFD = -1
-        storage.index = index
+        storage.index.replaceRuns(with: runs)
         storage.fd = try POSIX.open(path, O_WRONLY | O_APPEND)
         storage.readFD = try POSIX.open(path, O_RDONLY)
         storage.size = size
         storage.sizeAfterCompaction = size
     }
 
-    /// The entry of photo `id` from its records in the file (a record that cannot be read back is
-    /// skipped, as replay skips it).
-    private static func read(id: Int, _ slot: JournalIndex.Slot, fd: Int32) -> GalleryState.Entry {
+    /// The entry of photo `id` from its records in the file, `refs` in file order (a run of several
+    /// lines is split at its newlines; a record that cannot be read back is skipped, as replay skips it).
+    private static func read(id: Int, _ refs: [RecordRef], fd: Int32) -> GalleryState.Entry {
         var entry = GalleryState.Entry(metadata: PhotoMetadata(id: id, name: ""))
         let decoder = JSONDecoder()
-        for ref in slot.refs {
+        for ref in refs {
             var bytes = [UInt8](repeating: 0, count: Int(ref.length))
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(ref.offset)) }
-            guard n == Int(ref.length), let record = JournalRecord.decodeLine(bytes, with: decoder) else { continue }
-            entry.apply(record)
+            guard n == Int(ref.length) else { continue }
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                if let record = JournalRecord.decodeLine(line, with: decoder) { entry.apply(record) }
+            }
         }
         return entry
     }
