@@ -59,5 +59,62 @@ import Testing
         #expect(result.exitCode == 124, "exit \(result.status):\n\(output)")
         #expect(result.duration < 40, "took \(result.duration) s")
         #expect(output.contains("ran past 5s and was stopped"), "\(output)")
+        // No process of the run outlives it: the hanging test process is in a process group of its own.
+        #expect(Self.livingProcesses(matching: "CrashProbe/hangs()").isEmpty,
+                "left running: \(Self.livingProcesses(matching: "CrashProbe/hangs()"))\n\(output)")
+    }
+
+    /// `swift test` starts the test process in a process group of its own, so one could outlive a run
+    /// stopped at its time limit (one was found still hanging after a sanitizer run). A stand-in
+    /// `swift` that does just that (its test process in a new session, itself ending on SIGTERM):
+    /// Scripts/test-one must stop the left-over process too, and say so.
+    @Test func aTestProcessLeftByAStoppedRunIsStopped() throws {
+        let folder = try TempDirectory(prefix: "stand-in-swift")
+        let marker = "left-over-test-process-\(UUID().uuidString)"
+        let standIn = try folder.write(Array("""
+            #!/bin/bash
+            setsid bash -c 'exec -a \(marker) sleep 600' &
+            trap 'exit 143' TERM
+            while :; do sleep 0.2; done
+
+            """.utf8), to: "swift")
+        chmod(standIn, 0o755)
+        let result = try ProcessRunner.run(
+            Self.root + "/Scripts/test-one", ["--filter", "nothing"],
+            environment: ["PATH": folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                          "FETCH_GALLERY_TEST_TIMEOUT": "3s"],
+            currentDirectory: Self.root, timeout: 60)
+        let output = result.stdoutText + result.stderrText
+        #expect(result.exitCode == 124, "exit \(result.status):\n\(output)")
+        #expect(output.contains("stopped processes left by the run"), "\(output)")
+        let left = Self.livingProcesses(matching: marker, program: nil)
+        for pid in left { kill(pid, SIGKILL) }
+        #expect(left.isEmpty, "left running: \(left)\n\(output)")
+    }
+
+    /// Pids of processes whose command line contains `text` and `program` and that have not exited
+    /// (zombies left out).
+    static func livingProcesses(matching text: String, program: String? = "xctest") -> [Int32] {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        return pids.filter { pid in
+            let stat = String(decoding: procFile("/proc/\(pid)/stat"), as: UTF8.self)
+            guard let state = stat.split(separator: ")").last?.split(separator: " ").first else { return false }
+            let line = String(decoding: procFile("/proc/\(pid)/cmdline").map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            return line.contains(text) && (program.map(line.contains) ?? true) && state != "Z"
+        }
+    }
+
+    /// A file of /proc, read to its end (they report a size of 0, so Foundation's readers see nothing).
+    static func procFile(_ path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return bytes }
+            bytes += chunk[..<n]
+        }
     }
 }
