@@ -60,8 +60,8 @@ import Testing
         #expect(result.duration < 40, "took \(result.duration) s")
         #expect(output.contains("ran past 5s and was stopped"), "\(output)")
         // No process of the run outlives it: the hanging test process is in a process group of its own.
-        #expect(Self.livingProcesses(matching: "CrashProbe/hangs()").isEmpty,
-                "left running: \(Self.livingProcesses(matching: "CrashProbe/hangs()"))\n\(output)")
+        let left = Self.livingProcesses(matching: "CrashProbe/hangs()")
+        #expect(left.isEmpty, "left running: \(left)\n\(output)")
     }
 
     /// `swift test` starts the test process in a process group of its own, so one could outlive a run
@@ -97,24 +97,11 @@ import Testing
     static func livingProcesses(matching text: String, program: String? = "xctest") -> [Int32] {
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
         return pids.filter { pid in
-            let stat = String(decoding: procFile("/proc/\(pid)/stat"), as: UTF8.self)
-            guard let state = stat.split(separator: ")").last?.split(separator: " ").first else { return false }
-            let line = String(decoding: procFile("/proc/\(pid)/cmdline").map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let state = stat.split(separator: ")").last?.split(separator: " ").first,
+                  let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            let line = String(decoding: command.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
             return line.contains(text) && (program.map(line.contains) ?? true) && state != "Z"
-        }
-    }
-
-    /// A file of /proc, read to its end (they report a size of 0, so Foundation's readers see nothing).
-    static func procFile(_ path: String) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { return bytes }
-            bytes += chunk[..<n]
         }
     }
 }
