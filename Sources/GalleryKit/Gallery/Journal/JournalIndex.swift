@@ -50,7 +50,7 @@ struct JournalIndex: Sendable {
             order.append(id)
             pages.append(0)
             heads.append(-1)
-            table.insert(slot, for: id, in: order)
+            table.insertLast(of: order)
         }
         if case let .seen(metadata) = record { pages[slot] = Int32(clamping: metadata.page ?? 0) }
         append(ref, toSlot: slot)
@@ -105,10 +105,9 @@ struct JournalIndex: Sendable {
 }
 
 /// An open-addressing hash table from photo id to slot that stores only slots (4 bytes a bucket, at
-/// most half full); the id of a slot is read from the index's `order`.
+/// most half full); the id of a slot is read from the index's `order`, whose every slot it holds.
 struct SlotTable: Sendable {
     private var buckets: [Int32] = []
-    private var used = 0
 
     var heldBytes: Int { buckets.capacity * 4 }
 
@@ -124,16 +123,15 @@ struct SlotTable: Sendable {
         }
     }
 
-    /// Adds `slot` for `id`, which must not be in the table; `order[slot]` is `id`.
-    mutating func insert(_ slot: Int, for id: Int, in order: [Int]) {
-        if (used + 1) * 2 > buckets.count { grow(order) }
-        place(Int32(slot), id: id)
-        used += 1
-    }
-
-    private mutating func grow(_ order: [Int]) {
-        buckets = [Int32](repeating: -1, count: max(16, buckets.count * 2))
-        for slot in 0..<used { place(Int32(slot), id: order[slot]) }
+    /// Adds the last slot of `order` (just appended, its id not yet in the table); the others are in it.
+    mutating func insertLast(of order: [Int]) {
+        if order.count * 2 > buckets.count {
+            // Twice as many buckets, every slot placed again (the new one with them).
+            buckets = [Int32](repeating: -1, count: max(16, buckets.count * 2))
+            for (slot, id) in order.enumerated() { place(Int32(slot), id: id) }
+        } else {
+            place(Int32(order.count - 1), id: order[order.count - 1])
+        }
     }
 
     private mutating func place(_ slot: Int32, id: Int) {
