@@ -67,17 +67,23 @@ import Testing
     /// `swift test` starts the test process in a process group of its own, so one could outlive a run
     /// stopped at its time limit (one was found still hanging after a sanitizer run). A stand-in
     /// `swift` that does just that (its test process in a new session, itself ending on SIGTERM):
-    /// Scripts/test-one must stop the left-over process too, and say so.
-    @Test func aTestProcessLeftByAStoppedRunIsStopped() throws {
+    /// Scripts/test-one must stop the left-over process too, and say so. Two timings: the process
+    /// starts with the run, or only as the run is stopped (as in a CI run where `swift test` was slow
+    /// to start the test process: a watchdog that sampled the run once a second never saw it).
+    @Test(arguments: ["at the start", "on SIGTERM"])
+    func aTestProcessLeftByAStoppedRunIsStopped(started: String) throws {
         let folder = try TempDirectory(prefix: "stand-in-swift")
         let marker = "left-over-test-process-\(UUID().uuidString)"
-        let standIn = try folder.write(Array("""
+        let onStart = started == "at the start"
+        let script = """
             #!/bin/bash
-            setsid bash -c 'exec -a \(marker) sleep 600' &
-            trap 'exit 143' TERM
+            leave() { setsid bash -c 'exec -a \(marker) sleep 600' & }
+            \(onStart ? "leave" : "")
+            trap '\(onStart ? "" : "leave;") exit 143' TERM
             while :; do sleep 0.2; done
 
-            """.utf8), to: "swift")
+            """
+        let standIn = try folder.write(Array(script.utf8), to: "swift")
         chmod(standIn, 0o755)
         let result = try ProcessRunner.run(
             Self.root + "/Scripts/test-one", ["--filter", "nothing"],
