@@ -43,7 +43,7 @@ struct JournalIndex: Sendable {
     mutating func add(_ record: JournalRecord, at ref: RecordRef) {
         let id = record.photoID
         let slot: Int
-        if let found = table.find(id, in: order) {
+        if let found = self.slot(of: id) {
             slot = found
         } else {
             slot = order.count
