@@ -3,15 +3,20 @@ import GallerySync
 /// Our own admission queue: at most `total` transfers run, at most `perHost` per host. Waiting transfers are
 /// not yet inside libcurl, so their timeouts do not tick while they queue. FIFO, skipping waiters whose host
 /// is full so one busy host does not block the others.
+///
+/// An admitted transfer holds one of its host's `perHost` numbered slots (the lowest free one). The engine
+/// maps a slot to a transfer loop, always the same loop for the same host and slot, so each loop opens
+/// at most as many connections to a host as it has slots of that host: all loops together, `perHost`.
 final class AdmissionGate: Sendable {
     private struct Waiter {
         let host: String
-        let continuation: HandOffContinuation<Void, Never>
+        let continuation: HandOffContinuation<Int, Never>
     }
 
     private struct State {
         var running = 0
-        var perHost: [String: Int] = [:]
+        /// Per host, the slots held (`true` at a held slot's number); a host with none held is absent.
+        var perHost: [String: [Bool]] = [:]
         var waiters: [Waiter] = []
         var peak = 0
     }
@@ -25,34 +30,35 @@ final class AdmissionGate: Sendable {
         self.perHost = max(1, perHost)
     }
 
-    /// Suspends until a slot for `host` is free, then holds it until `release(host:)`.
-    func acquire(host: String) async {
-        await withHandOffContinuation { (c: HandOffContinuation<Void, Never>) in
-            let admitted = state.withLock { s in
+    /// Suspends until a slot for `host` is free, then holds it until `release(host:slot:)`; returns its number
+    /// (0 ..< perHost).
+    func acquire(host: String) async -> Int {
+        await withHandOffContinuation { (c: HandOffContinuation<Int, Never>) in
+            let admitted: Int? = state.withLock { s in
                 if s.waiters.isEmpty || !s.waiters.contains(where: { $0.host == host }),
-                   s.running < total, s.perHost[host, default: 0] < perHost {
-                    take(&s, host)
-                    return true
+                   s.running < total, held(s, host) < perHost {
+                    return take(&s, host)
                 }
                 s.waiters.append(Waiter(host: host, continuation: c))
-                return false
+                return nil
             }
-            if admitted { c.resume() }
+            if let admitted { c.resume(returning: admitted) }
         }
     }
 
-    func release(host: String) {
-        let woken: [HandOffContinuation<Void, Never>] = state.withLock { s in
+    func release(host: String, slot: Int) {
+        let woken: [(HandOffContinuation<Int, Never>, Int)] = state.withLock { s in
             s.running -= 1
-            s.perHost[host, default: 1] -= 1
-            if s.perHost[host] == 0 { s.perHost[host] = nil }
-            var ready: [HandOffContinuation<Void, Never>] = []
+            if var slots = s.perHost[host], slot < slots.count {
+                slots[slot] = false
+                s.perHost[host] = slots.contains(true) ? slots : nil
+            }
+            var ready: [(HandOffContinuation<Int, Never>, Int)] = []
             var i = 0
             while i < s.waiters.count && s.running < total {
                 let w = s.waiters[i]
-                if s.perHost[w.host, default: 0] < perHost {
-                    take(&s, w.host)
-                    ready.append(w.continuation)
+                if held(s, w.host) < perHost {
+                    ready.append((w.continuation, take(&s, w.host)))
                     s.waiters.remove(at: i)
                 } else {
                     i += 1
@@ -60,15 +66,28 @@ final class AdmissionGate: Sendable {
             }
             return ready
         }
-        for c in woken { c.resume() }
+        for (c, slot) in woken { c.resume(returning: slot) }
     }
+
+    /// Transfers waiting for a slot now (for tests).
+    var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// The most transfers that ever ran at once (for tests and metrics).
     var peakRunning: Int { state.withLock { $0.peak } }
 
-    private func take(_ s: inout State, _ host: String) {
+    /// Slots of `host` held now.
+    private func held(_ s: State, _ host: String) -> Int {
+        s.perHost[host]?.lazy.filter { $0 }.count ?? 0
+    }
+
+    /// Takes the lowest free slot of `host` (the caller checked there is one) and returns its number.
+    private func take(_ s: inout State, _ host: String) -> Int {
         s.running += 1
-        s.perHost[host, default: 0] += 1
         s.peak = max(s.peak, s.running)
+        var slots = s.perHost[host] ?? [Bool](repeating: false, count: min(perHost, 64))
+        let slot = slots.firstIndex(of: false) ?? slots.count
+        if slot == slots.count { slots.append(true) } else { slots[slot] = true }
+        s.perHost[host] = slots
+        return slot
     }
 }

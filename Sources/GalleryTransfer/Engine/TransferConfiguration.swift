@@ -1,9 +1,15 @@
+import Foundation
+
 /// Limits and policies of a `TransferEngine`. Defaults suit a batch of image downloads.
 public struct TransferConfiguration: Sendable {
     /// Transfers running at once across all hosts.
     public var maxConcurrentTransfers = 16
     /// Transfers running at once against one host (host:port).
     public var maxConcurrentPerHost = 6
+    /// Transfer loops: libcurl multi handles each driven by a thread of its own (see `Lane`). One loop
+    /// carries a few hundred small downloads a second on one core's worth of kernel and libcurl work;
+    /// the default, one per 8 cores (at least one), keeps that off the critical path of a whole node.
+    public var transferLoops = max(1, ProcessInfo.processInfo.activeProcessorCount / 8)
     /// Requests started per second against one host (host:port), retries included, on top of the concurrency
     /// limits; nil (the default) sets no rate. A host that answers 429 (or 403 "rate limit exceeded") with a
     /// wait is paused for that wait either way.
