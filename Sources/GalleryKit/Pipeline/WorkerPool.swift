@@ -36,6 +36,9 @@ public final class WorkerPool: ParallelRunner {
                     let job: (@Sendable () -> Void)? = shared.state.withLock { s in
                         guard s.head < s.queue.count else { return nil }
                         let job = s.queue[s.head]
+                        // Dropped from the queue now, not at the next trim: a job's closure holds what it
+                        // captured (a run's journal, whose lock a next run in the process waits for).
+                        s.queue[s.head] = Self.taken
                         s.head += 1
                         if s.head > 1024 && s.head * 2 > s.queue.count {
                             s.queue.removeFirst(s.head)
@@ -51,6 +54,9 @@ public final class WorkerPool: ParallelRunner {
     }
 
     deinit { shutdown() }
+
+    /// What stands in the queue for a job a thread has taken.
+    private static let taken: @Sendable () -> Void = {}
 
     /// Lets the threads finish what is queued, then end.
     public func shutdown() {
