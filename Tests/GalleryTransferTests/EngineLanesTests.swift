@@ -126,20 +126,32 @@ import Testing
         }
     }
 
-    /// Admission slots are numbered from 0, the lowest free one first, per host.
-    @Test func admissionHandsOutTheLowestFreeSlot() async {
+    /// Admission slots are numbered from 0; each admission takes the first free slot from a starting point
+    /// that moves on by one with every admission (of any host), so transfers that come one at a time still go
+    /// round a host's slots.
+    @Test func admissionHandsOutSlotsInTurn() async {
         let gate = AdmissionGate(total: 10, perHost: 3)
         #expect(await gate.acquire(host: "a") == 0)
         #expect(await gate.acquire(host: "a") == 1)
-        #expect(await gate.acquire(host: "b") == 0, "each host has its own slots")
-        #expect(await gate.acquire(host: "a") == 2)
-        gate.release(host: "a", slot: 1)
-        #expect(await gate.acquire(host: "a") == 1)
-        // A fourth transfer to "a" waits until a slot is given back, and gets that slot.
+        #expect(await gate.acquire(host: "b") == 2, "turn 2, and b's own slot 2 is free")
+        gate.release(host: "a", slot: 0)
+        #expect(await gate.acquire(host: "a") == 0, "turn 3 starts at 0, free again")
+        #expect(await gate.acquire(host: "b") == 1, "turn 4 starts at 1")
+        // A transfer to "a" while all three of its slots are held waits for one to be given back.
+        #expect(await gate.acquire(host: "a") == 2, "turn 5 starts at 2")
         let waiting = Task { await gate.acquire(host: "a") }
         while gate.waiting == 0 { await Task.yield() }
-        gate.release(host: "a", slot: 0)
-        #expect(await waiting.value == 0)
-        #expect(gate.peakRunning == 4)
+        gate.release(host: "a", slot: 1)
+        #expect(await waiting.value == 1)
+        #expect(gate.peakRunning == 5)
+        // One at a time, a host's transfers still take every slot in turn.
+        let one = AdmissionGate(total: 10, perHost: 3)
+        var seen: [Int] = []
+        for _ in 0..<6 {
+            let slot = await one.acquire(host: "c")
+            seen.append(slot)
+            one.release(host: "c", slot: slot)
+        }
+        #expect(seen == [0, 1, 2, 0, 1, 2])
     }
 }

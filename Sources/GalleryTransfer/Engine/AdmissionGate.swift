@@ -4,7 +4,9 @@ import GallerySync
 /// not yet inside libcurl, so their timeouts do not tick while they queue. FIFO, skipping waiters whose host
 /// is full so one busy host does not block the others.
 ///
-/// An admitted transfer holds one of its host's `perHost` numbered slots (the lowest free one). The engine
+/// An admitted transfer holds one of its host's `perHost` numbered slots: the first free one from a
+/// starting point that moves on with every admission, so that a host's transfers go round its slots, and so
+/// round the loops, even when they come one at a time. The engine
 /// maps a slot to a transfer loop, always the same loop for the same host and slot, so each loop opens
 /// at most as many connections to a host as it has slots of that host: all loops together, `perHost`.
 final class AdmissionGate: Sendable {
@@ -13,12 +15,22 @@ final class AdmissionGate: Sendable {
         let continuation: HandOffContinuation<Int, Never>
     }
 
+    private struct HostSlots {
+        /// `true` at a held slot's number.
+        var held: [Bool]
+        var count: Int { held.lazy.filter { $0 }.count }
+    }
+
     private struct State {
         var running = 0
-        /// Per host, the slots held (`true` at a held slot's number); a host with none held is absent.
-        var perHost: [String: [Bool]] = [:]
+        /// Per host, the slots held; a host with none held is absent (the table stays as small as the hosts
+        /// being fetched from now, however many a run meets).
+        var perHost: [String: HostSlots] = [:]
         var waiters: [Waiter] = []
         var peak = 0
+        /// Admissions so far: where the search for a free slot starts (one counter for every host, so
+        /// that nothing is kept for a host with no transfer running).
+        var turn = 0
     }
 
     let total: Int
@@ -49,9 +61,9 @@ final class AdmissionGate: Sendable {
     func release(host: String, slot: Int) {
         let woken: [(HandOffContinuation<Int, Never>, Int)] = state.withLock { s in
             s.running -= 1
-            if var slots = s.perHost[host], slot < slots.count {
-                slots[slot] = false
-                s.perHost[host] = slots.contains(true) ? slots : nil
+            if var slots = s.perHost[host], slot < slots.held.count {
+                slots.held[slot] = false
+                s.perHost[host] = slots.held.contains(true) ? slots : nil
             }
             var ready: [(HandOffContinuation<Int, Never>, Int)] = []
             var i = 0
@@ -77,16 +89,19 @@ final class AdmissionGate: Sendable {
 
     /// Slots of `host` held now.
     private func held(_ s: State, _ host: String) -> Int {
-        s.perHost[host]?.lazy.filter { $0 }.count ?? 0
+        s.perHost[host]?.count ?? 0
     }
 
-    /// Takes the lowest free slot of `host` (the caller checked there is one) and returns its number.
+    /// Takes the first free slot of `host` from this admission's starting point (the caller checked there
+    /// is one) and returns its number.
     private func take(_ s: inout State, _ host: String) -> Int {
         s.running += 1
         s.peak = max(s.peak, s.running)
-        var slots = s.perHost[host] ?? [Bool](repeating: false, count: min(perHost, 64))
-        let slot = slots.firstIndex(of: false) ?? slots.count
-        if slot == slots.count { slots.append(true) } else { slots[slot] = true }
+        var slots = s.perHost[host] ?? HostSlots(held: [Bool](repeating: false, count: perHost))
+        var slot = s.turn % perHost
+        s.turn &+= 1
+        while slots.held[slot] { slot = (slot + 1) % perHost }
+        slots.held[slot] = true
         s.perHost[host] = slots
         return slot
     }

@@ -10,7 +10,7 @@ struct TransferOptions: ParsableArguments {
     var perHost = 6
 
     @Option(name: .customLong("transfer-threads"), help: ArgumentHelp(
-        "Threads that drive the downloads (default: one per 8 cores). An https host stays on one of them, so HTTP/2 "
+        "Threads that drive the downloads (default: one per 8 cores, at least 2). An https host stays on one of them, so HTTP/2 "
         + "multiplexes its downloads over one connection; the download limits hold across all of them.", valueName: "n"))
     var transferThreads: Int?
 
