@@ -4,22 +4,26 @@ import Foundation
 /// first http(s) link, so untrusted markup is never pasted into a page: the text is escaped when shown,
 /// the link is checked by `SafeURL` when rendered.
 ///
-/// Tags are dropped (the text of `<script>` and `<style>` with them), the common character references
-/// decoded, whitespace runs folded to one space.
+/// Tags are dropped (the text of `<script>` and `<style>` with them), every character reference decoded
+/// as a browser decodes it (`&eacute;`, `&#233;`, `&copy` without its semicolon), runs of HTML whitespace
+/// folded to one space (a no-break space is kept).
 public enum HTMLText {
     /// The text of `html` and the `href` of its first link (protocol-relative `//host` made https).
     public static func reduce(_ html: String) -> (text: String, link: String?) {
         var text = ""
+        var run = ""  // text since the last tag: its references are decoded there, never across a tag
         var link: String?
         var index = html.startIndex
         var skipping: String?  // inside <script> or <style>: up to its end tag
         while index < html.endIndex {
             let character = html[index]
             guard character == "<", let close = html[index...].firstIndex(of: ">") else {
-                if skipping == nil { text.append(character) }
+                if skipping == nil { run.append(character) }
                 index = html.index(after: index)
                 continue
             }
+            text += decodeEntities(run)
+            run = ""
             let tag = html[html.index(after: index)..<close]
             let lower = tag.lowercased()
             let name = lower.prefix { $0.isLetter || $0 == "/" }
@@ -28,14 +32,17 @@ public enum HTMLText {
             } else if name == "script" || name == "style" {
                 skipping = String(name)
             } else if name == "a", link == nil, let href = attribute("href", in: String(tag)) {
-                let decoded = decodeEntities(href)
+                let decoded = decodeEntities(href, inAttribute: true)
                 link = decoded.hasPrefix("//") ? "https:" + decoded : decoded
             } else if ["br", "p", "/p", "div", "/div", "li", "/li"].contains(String(name)) {
                 text.append(" ")
             }
             index = html.index(after: close)
         }
-        let folded = decodeEntities(text).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        text += decodeEntities(run)
+        // HTML's whitespace (space, tab, line feed, form feed, carriage return), not a no-break space.
+        let folded = text.split(whereSeparator: { $0.unicodeScalars.allSatisfy { " \t\n\u{0C}\r".unicodeScalars.contains($0) } })
+            .joined(separator: " ")
         return (folded, link)
     }
 
@@ -51,42 +58,8 @@ public enum HTMLText {
         return String(rest.prefix { !$0.isWhitespace && $0 != ">" })
     }
 
-    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`, `&nbsp;` and numeric references.
-    static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[amp...]
-            if let semi = after.prefix(12).firstIndex(of: ";") {
-                let entity = String(after[after.index(after: amp)..<semi])
-                if let decoded = decode(entity) {
-                    out += decoded
-                    rest = after[after.index(after: semi)...]
-                    continue
-                }
-            }
-            out += "&"
-            rest = after.dropFirst()
-        }
-        return out + rest
-    }
-
-    private static func decode(_ entity: String) -> String? {
-        switch entity {
-        case "amp": return "&"
-        case "lt": return "<"
-        case "gt": return ">"
-        case "quot": return "\""
-        case "apos": return "'"
-        case "nbsp": return " "
-        default:
-            let number = entity.hasPrefix("#x") || entity.hasPrefix("#X") ? UInt32(entity.dropFirst(2), radix: 16)
-                : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-            // NUL and surrogates are not characters: left as written.
-            guard let number, number != 0, let scalar = Unicode.Scalar(number) else { return nil }
-            return String(Character(scalar))
-        }
+    /// `text` with every character reference of HTML decoded (``HTMLCharacterReferences``).
+    static func decodeEntities(_ text: String, inAttribute: Bool = false) -> String {
+        HTMLCharacterReferences.decode(text, inAttribute: inAttribute)
     }
 }
