@@ -40,22 +40,48 @@ public enum HTMLText {
             index = html.index(after: close)
         }
         text += decodeEntities(run)
-        // HTML's whitespace (space, tab, line feed, form feed, carriage return), not a no-break space.
-        let folded = text.split(whereSeparator: { $0.unicodeScalars.allSatisfy { " \t\n\u{0C}\r".unicodeScalars.contains($0) } })
-            .joined(separator: " ")
-        return (folded, link)
+        return (fold(text), link)
     }
 
-    /// The value of attribute `name` in the inside of a start tag (quoted with `"` or `'`, or bare).
-    static func attribute(_ name: String, in tag: String) -> String? {
-        guard let range = tag.range(of: name + "=", options: .caseInsensitive) else { return nil }
-        var rest = tag[range.upperBound...]
-        guard let quote = rest.first else { return nil }
-        if quote == "\"" || quote == "'" {
-            rest = rest.dropFirst()
-            return String(rest.prefix { $0 != quote })
+    /// `text` with each run of HTML's whitespace (space, tab, line feed, form feed, carriage return;
+    /// not a no-break space) made one space, none at either end. By code point, as HTML does: a space
+    /// that a combining mark follows is still a space.
+    static func fold(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var pending = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case " ", "\t", "\n", "\u{0C}", "\r":
+                pending = !out.isEmpty
+            default:
+                if pending { out.append(" ") }
+                pending = false
+                out.append(scalar)
+            }
         }
-        return String(rest.prefix { !$0.isWhitespace && $0 != ">" })
+        return String(out)
+    }
+
+    /// The value of attribute `name` in the inside of a start tag (quoted with `"` or `'`, or bare;
+    /// spaces around `=` allowed), or nil when the tag has none or an empty one. `name` must start the
+    /// attribute: `data-href=` is not `href`.
+    static func attribute(_ name: String, in tag: String) -> String? {
+        var search = tag.startIndex..<tag.endIndex
+        while let range = tag.range(of: name, options: .caseInsensitive, range: search) {
+            search = range.upperBound..<tag.endIndex
+            if range.lowerBound > tag.startIndex, !tag[tag.index(before: range.lowerBound)].isWhitespace { continue }
+            var rest = tag[range.upperBound...].drop { $0.isWhitespace }
+            guard rest.first == "=" else { continue }
+            rest = rest.dropFirst().drop { $0.isWhitespace }
+            let value: Substring
+            if let quote = rest.first, quote == "\"" || quote == "'" {
+                value = rest.dropFirst().prefix { $0 != quote }
+            } else {
+                value = rest.prefix { !$0.isWhitespace && $0 != ">" }
+            }
+            return value.isEmpty ? nil : String(value)
+        }
+        return nil
     }
 
     /// `text` with every character reference of HTML decoded (``HTMLCharacterReferences``).

@@ -61,6 +61,14 @@ import Testing
         #expect(reference?.mapValues { Array($0.unicodeScalars) } == HTMLCharacterReferences.names.mapValues { Array($0.unicodeScalars) })
     }
 
+    @Test func whitespaceIsFoldedByCodePoint() {
+        // A space a combining mark follows is one grapheme with it, but still a space to HTML (found by the
+        // html-text fuzzer: "a  \u{301}" kept two spaces).
+        #expect(HTMLText.reduce("a  \u{301}b").text.unicodeScalars.elementsEqual("a \u{301}b".unicodeScalars))
+        #expect(HTMLText.reduce(" \t\r\n\u{0C}x \r\n y\n").text == "x y")
+        #expect(HTMLText.reduce("\u{A0}x\u{A0}").text == "\u{A0}x\u{A0}", "a no-break space is text")
+    }
+
     @Test func anUnclosedTagIsText() {
         #expect(HTMLText.reduce("a < b and c").text == "a < b and c")
         #expect(HTMLText.reduce("").text.isEmpty && HTMLText.reduce("").link == nil)
@@ -69,6 +77,14 @@ import Testing
     @Test func singleQuotedAndBareAttributes() {
         #expect(HTMLText.attribute("href", in: "a href='https://a/b' x") == "https://a/b")
         #expect(HTMLText.attribute("href", in: "a HREF=https://c/d>") == "https://c/d")
+        #expect(HTMLText.attribute("href", in: "a href = \"https://e/f\"") == "https://e/f")
+        // A name that only ends like it, and an empty value, are no link (found by the html-text fuzzer:
+        // `<a href= &">` gave an empty link).
+        #expect(HTMLText.attribute("href", in: "a data-href=\"https://g\" class=x") == nil)
+        #expect(HTMLText.attribute("href", in: "a data-href=x href=https://h") == "https://h")
+        #expect(HTMLText.attribute("href", in: "a href= &\"") == "&\"")
+        #expect(HTMLText.attribute("href", in: "a href=\"\"") == nil && HTMLText.attribute("href", in: "a href=") == nil)
+        #expect(HTMLText.reduce(#"<a href="">x</a> <a href='https://i'>y</a>"#).link == "https://i")
     }
 }
 
