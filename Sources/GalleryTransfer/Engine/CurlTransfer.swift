@@ -66,8 +66,12 @@ final class CurlTransfer: @unchecked Sendable {
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: spec.maxBodyBytes)
         try easy.set(CURLOPT_BUFFERSIZE, 128 * 1024)
         // Over https with HTTP/2, a transfer waits for the host's first connection to learn whether it
-        // can multiplex on it, rather than opening a connection of its own per transfer.
-        try easy.set(CURLOPT_PIPEWAIT, 1)
+        // can multiplex on it, rather than opening a connection of its own per transfer. Plain http never
+        // multiplexes here (HTTP/2 only over TLS): waiting there would hold a transfer until another one's
+        // response arrives, however slow that server is.
+        if spec.url.utf8.count >= 8, spec.url.prefix(8).lowercased() == "https://" {
+            try easy.set(CURLOPT_PIPEWAIT, 1)
+        }
         if let ca = spec.caCertificatesPath { try easy.set(CURLOPT_CAINFO, ca) }
         try easy.setHeaders(spec.headers)
         switch spec.method {
