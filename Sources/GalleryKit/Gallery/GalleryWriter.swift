@@ -32,6 +32,7 @@ public struct GalleryWriter: Sendable {
     public func write(_ state: GalleryState, comments: [Int: [Comment]] = [:], generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
                                        options: pageOptions)
+        output.findDuplicates { visit in state.orderedEntries.forEach(visit) }
         for entry in state.orderedEntries {
             try output.add(entry, comments: comments[entry.metadata.id] ?? [])
         }
@@ -49,6 +50,7 @@ public struct GalleryWriter: Sendable {
                       generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
                                        options: pageOptions)
+        try output.findDuplicates { (visit) throws(GalleryError) in try journal.forEachEntry { visit($0) } }
         try journal.forEachEntry { entry throws(GalleryError) in
             try output.add(entry, comments: comments(entry.metadata.id))
         }

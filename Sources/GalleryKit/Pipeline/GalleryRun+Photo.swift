@@ -60,15 +60,18 @@ extension GalleryRun {
         // Stopping: no new decode work. A finished original stays on disk unjournaled; the next run
         // finds it complete (published by rename) and only makes its thumbnails.
         if isStopping || Task.isCancelled { return }
-        if recorded == nil || !missing.isEmpty {
+        // An original journaled by an older version has no hashes: they are computed once, here.
+        let unhashed = recorded != nil && recorded?.phash == nil
+        if recorded == nil || !missing.isEmpty || unhashed {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
                                                               webpQuality: job.webpQuality, decodeOptions: job.decodeOptions),
-                                     cache: cache, keepLocation: job.pageOptions.showLocation)
+                                     cache: cache, keepLocation: job.pageOptions.showLocation,
+                                     fingerprintSize: job.thumbnailSizes.max())
             do {
                 let output = try await pool.run { () throws(PipelineError) in try work.run() }
-                if recorded == nil { try journal.append(.original(id: photo.id, file: output.original)) }
+                if recorded == nil || unhashed { try journal.append(.original(id: photo.id, file: output.original)) }
                 for file in output.thumbnails { try journal.append(.thumbnail(id: photo.id, file: file)) }
                 made = output.thumbnails.count
                 count { $0.thumbnailsMade += made }

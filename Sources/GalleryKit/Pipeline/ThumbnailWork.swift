@@ -16,6 +16,9 @@ struct ThumbnailWork: Sendable {
     var cache: ImageCache
     /// Keep the EXIF GPS position (`--show-location`); dropped otherwise.
     var keepLocation = false
+    /// The thumbnail size the photo's pHash and ThumbHash are taken from (the job's largest, whether
+    /// or not it is missing, so every run hashes the same pixels); nil: no hashes.
+    var fingerprintSize: Int?
 
     struct Output: Sendable {
         var original: OriginalFile
@@ -34,7 +37,9 @@ struct ThumbnailWork: Sendable {
         let path = try fixExtension(bytes)
         var decoded: DecodedImage?
         var made: [ThumbnailFile] = []
-        for size in sizes.sorted(by: >) {
+        var fingerprintBitmap: Bitmap?
+        let wanted = Set(sizes).union(fingerprintSize.map { [$0] } ?? [])
+        for size in wanted.sorted(by: >) {
             let key = ImageCacheKey(source: "sha256:" + sha, size: .longestEdge(size), options: "upright")
             var bitmap = cache[key]
             if bitmap == nil {
@@ -51,6 +56,8 @@ struct ThumbnailWork: Sendable {
                 cache.put(rendered, forKey: key)
                 bitmap = rendered
             }
+            if size == fingerprintSize { fingerprintBitmap = bitmap }
+            guard sizes.contains(size) else { continue }
             let encoded: EncodedImage
             do { encoded = try thumbnailer.encode(bitmap!, name: path) } catch { throw .imaging(error) }
             let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
@@ -72,7 +79,9 @@ struct ThumbnailWork: Sendable {
         let exif = ExifReader.metadata(in: bytes)
         let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
                                     width: swap ? height : width, height: swap ? width : height,
-                                    exif: keepLocation ? exif : exif?.withoutLocation)
+                                    exif: keepLocation ? exif : exif?.withoutLocation,
+                                    phash: fingerprintBitmap.map { PerceptualHash(of: $0) },
+                                    thumbhash: fingerprintBitmap.map { ThumbHash(of: $0).base64 })
         return Output(original: original, thumbnails: made)
     }
 

@@ -27,6 +27,12 @@ final class GalleryOutput {
     private var pending: (entry: GalleryState.Entry, comments: [Comment], previous: PhotoDetailPage.Neighbour?)?
     private(set) var done = 0
     private(set) var failed = 0
+    /// Finished photos not shown because another photo of their group is (see ``findDuplicates``).
+    private(set) var grouped = 0
+    /// Copies of one photo, by id (empty until ``findDuplicates`` runs).
+    private var duplicates = DuplicateGrouping()
+    /// The entries of every photo in a group, for the credits on the shown photo's page.
+    private var copies: [Int: GalleryState.Entry] = [:]
 
     /// Starts the files of the gallery at `folder`; `source` and `generated` go into the manifest.
     init(folder: String, title: String, source: String, generated: Date,
@@ -43,13 +49,30 @@ final class GalleryOutput {
         try manifest.write("{\n  \"generated\" : " + (try Self.encode(generated.formatted(.iso8601))) + ",\n  \"photos\" : [")
     }
 
+    /// Groups copies of one photo before the first ``add(_:comments:)``: `forEach` hands over every entry
+    /// in the order they will be added, and is called twice (the groups, then the grouped photos'
+    /// credits), so memory holds the hashes and the grouped photos' entries, never the gallery.
+    func findDuplicates<E: Error>(_ forEach: ((GalleryState.Entry) -> Void) throws(E) -> Void) throws(E) {
+        duplicates = try DuplicateGrouping(mode: options.duplicates, forEach: forEach)
+        guard !duplicates.groups.isEmpty else { return }
+        try forEach { entry in
+            if duplicates[entry.metadata.id] != nil { copies[entry.metadata.id] = entry }
+        }
+    }
+
     /// Adds the next photo: its manifest entry, its index card, and the page of the finished photo before it.
     func add(_ entry: GalleryState.Entry, comments: [Comment]) throws(GalleryError) {
-        let photo = try Self.encode(GalleryManifest.Photo(entry: entry, showLocation: options.showLocation))
+        var photo = GalleryManifest.Photo(entry: entry, showLocation: options.showLocation)
+        let membership = entry.isComplete ? duplicates[entry.metadata.id] : nil
+        if let membership { photo.group(membership) }
         // JSONEncoder's pretty layout of an array element: indented two levels, comma-separated.
-        let indented = photo.split(separator: "\n", omittingEmptySubsequences: false)
+        let indented = try Self.encode(photo).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
-        try manifest.write((done + failed == 0 ? "\n" : ",\n") + indented)
+        try manifest.write((done + failed + grouped == 0 ? "\n" : ",\n") + indented)
+        if let membership, membership.shown != entry.metadata.id {
+            grouped += 1  // in the manifest only: its group's shown photo has the card and the page
+            return
+        }
         // Cards are NUL-separated: rendering turns every control character into U+FFFD.
         if entry.isComplete {
             try doneCards.write(IndexPage.card(entry, position: done % perPage).render() + "\u{0}")
@@ -68,7 +91,9 @@ final class GalleryOutput {
         let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
         let page = PhotoDetailPage(entry: entry, comments: comments, previous: previous, next: next,
                                    indexPath: IndexPage.path(page: (done - 1) / perPage + 1),
-                                   showLocation: options.showLocation)
+                                   showLocation: options.showLocation,
+                                   copies: (duplicates[entry.metadata.id]?.members ?? []).filter { $0 != entry.metadata.id }
+                                       .compactMap { copies[$0] }.map { ($0, duplicates[$0.metadata.id]!) })
         try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
         pages.insert(path.hashValue)
         pending = nil
@@ -78,7 +103,7 @@ final class GalleryOutput {
     /// Publishes the manifest, removes stale photo and index pages, then publishes the index pages.
     func finish() throws(GalleryError) {
         _ = try flushPending(next: nil)
-        try manifest.write(done + failed == 0 ? "\n\n  ],\n" : "\n  ],\n")
+        try manifest.write(done + failed + grouped == 0 ? "\n\n  ],\n" : "\n  ],\n")
         try manifest.write("  \"source\" : " + (try Self.encode(source)) + "\n}")
         try manifest.commit()
         removeStalePages()
