@@ -127,4 +127,36 @@ import Testing
         let page = try String(contentsOfFile: folder.path + "/" + GalleryNaming.photoPagePath(id: shown.id, name: shown.name), encoding: .utf8)
         #expect(page.contains(files.url(q95)) && page.contains(files.url(crop)))
     }
+
+    @Test("an original journaled without hashes (an older version) is hashed once, its thumbnails kept")
+    func olderJournalIsHashedOnce() async throws {
+        let copies = try PhotoCopies.shared()
+        let path = copies.images.first { $0.photo == 8 && $0.kind == "original" }!.path
+        let files = try Files([path])
+        let folder = try TempDirectory()
+        let job = Self.job(files.list([path]), name: "list", folder: folder.path)
+        _ = try await PipelineKit.run(job)
+        let journal = folder.path + "/" + GalleryNaming.journalPath
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        let stripped = text.replacingOccurrences(of: #","phash":"[0-9a-f]{16}""#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #","thumbhash":"[^"]*""#, with: "", options: .regularExpression)
+        #expect(stripped != text && !stripped.contains("phash") && !stripped.contains("thumbhash"))
+        try stripped.write(toFile: journal, atomically: true, encoding: .utf8)
+        let thumbnails = PipelineKit.modificationTimes(folder.path, under: "thumbs")
+        #expect(!thumbnails.isEmpty)
+        let before = try PipelineKit.manifest(folder.path).photos[0]
+        _ = try await PipelineKit.run(job)
+        let after = try PipelineKit.manifest(folder.path).photos[0]
+        #expect(after.phash != nil && after.thumbhash != nil && before.sha256 == after.sha256)
+        #expect(PipelineKit.modificationTimes(folder.path, under: "thumbs") == thumbnails, "no thumbnail written again")
+        // Hashed once: the third run does not read the original. Zeroed at the same size (the journal only
+        // checks sizes), a read would fail the photo.
+        let original = folder.path + "/" + after.original!
+        let size = try Data(contentsOf: URL(fileURLWithPath: original)).count
+        try Data(count: size).write(to: URL(fileURLWithPath: original))
+        let third = try await PipelineKit.run(job)
+        #expect(third.photosOK == 1 && third.photosFailed == 0)
+        #expect(try PipelineKit.manifest(folder.path).photos[0].phash == after.phash)
+        #expect(files.server.requests(path: "/f/" + (path as NSString).lastPathComponent).count == 1)
+    }
 }
