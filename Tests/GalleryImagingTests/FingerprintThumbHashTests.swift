@@ -80,6 +80,12 @@ import Testing
             let gap = Self.blockDifference(Self.blocks(reference), shown)
             print("thumbhash \(item.name): \(item.hash.bytes.count) bytes, mean colour difference \(gap) over 4x4 blocks")
             #expect(gap < 16, "\(item.name): the placeholder is \(gap) away from the thumbnail")
+            // The gallery's hash, taken from the 32x32 grid the pHash is taken from, with the true shape.
+            let gallery = ImageFingerprint(of: item.thumb).thumbhash
+            let galleryImage = try gallery.decoded(longestEdge: 32)
+            #expect((galleryImage.width, galleryImage.height) == (w, h), "\(item.name): the shape survives the square grid")
+            let galleryGap = Self.blockDifference(Self.blocks(galleryImage), shown)
+            #expect(galleryGap < gap + 2, "\(item.name): \(galleryGap) from the square grid, \(gap) from the true one")
             // Teeth: every other photo's placeholder is further away.
             for other in cases where other.name != item.name && !other.thumb.format.hasAlpha {
                 let wrong = Self.blockDifference(Self.blocks(try other.hash.decoded()), shown)

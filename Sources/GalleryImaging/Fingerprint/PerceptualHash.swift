@@ -6,7 +6,8 @@ import Foundation
 /// about 32.
 ///
 /// The definition is the common one, that of Python's `imagehash.phash` (hash size 8, high-frequency
-/// factor 4): grey by ITU-R 601-2 luma on 8-bit values, Lanczos3 to 32x32 ignoring the aspect ratio,
+/// factor 4): grey by ITU-R 601-2 luma on 8-bit values, 32x32 ignoring the aspect ratio (area averaged
+/// here, Lanczos3 in Pillow: see ``init(of:)``),
 /// unnormalised DCT-II along both axes, coefficient (u, v) as bit 63 - (8u + v) (row-major from the
 /// top bit, so ``hex`` spells what `str(imagehash.phash(...))` prints). Alpha is ignored, as Pillow's
 /// `convert("L")` ignores it. The hash is taken from the upright image: an EXIF-rotated copy hashes
@@ -24,12 +25,18 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
     static let kept = 8
 
     /// The hash of `bitmap` (any pixel format; alpha is ignored).
+    ///
+    /// Reduced in colour, then made grey, and reduced by area averaging where Pillow uses Lanczos3:
+    /// the hash keeps only the 8 lowest of 32 frequencies, which the two filters pass alike (the
+    /// tests hold it within 2 bits of imagehash), and the area reduction of a 256-pixel thumbnail costs
+    /// a third of the Lanczos one (0.05 against 0.15 ms: Scripts/bench-fingerprint).
     public init(of bitmap: Bitmap) {
-        let grey = Self.grey(bitmap)
-        // No box pre-shrink: Pillow's resize filters the whole way with the widened Lanczos kernel.
-        let small = Resampler(filter: .lanczos3, shrinkGap: .greatestFiniteMagnitude)
-            .scale(grey, width: Self.side, height: Self.side)
-        bits = Self.hash(small)
+        bits = Self.hash(Self.grey(Self.reduce(bitmap)))
+    }
+
+    /// `bitmap` squeezed into 32x32 pixels, each the mean of the area it covers.
+    static func reduce(_ bitmap: Bitmap) -> Bitmap {
+        Resampler(filter: .area).scale(bitmap, width: side, height: side)
     }
 
     /// The hash of 32x32 grey pixels.

@@ -18,10 +18,10 @@ public struct ThumbHash: Sendable, Hashable {
     /// Wraps encoded bytes.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Longest edge the encoder works at: enough for seven cosines a side, cheap to sum over.
-    static let workingEdge = 64
+    /// Longest edge the encoder works at: enough samples for seven cosines a side, few to sum over.
+    static let workingEdge = 32
 
-    /// The ThumbHash of `bitmap` (any pixel format), taken from a copy scaled to at most 64 pixels a side.
+    /// The ThumbHash of `bitmap` (any pixel format), taken from a copy scaled to at most 32 pixels a side.
     public init(of bitmap: Bitmap) {
         self.init(encoding: Self.working(bitmap))
     }
@@ -32,16 +32,19 @@ public struct ThumbHash: Sendable, Hashable {
         self.init(rgba: Self.rgba(bitmap), width: bitmap.width, height: bitmap.height)
     }
 
-    /// The copy the hash is taken from: area-averaged to at most ``workingEdge`` pixels a side.
+    /// The copy the hash is taken from: at most ``workingEdge`` pixels a side.
     static func working(_ bitmap: Bitmap) -> Bitmap {
-        Resampler(filter: .area).scale(bitmap, longestEdge: workingEdge)
+        Resampler.default.scale(bitmap, longestEdge: workingEdge)
     }
 
     /// The bytes in base64, as the format's own tools print a hash.
     public var base64: String { Data(bytes).base64EncodedString() }
 
-    /// The ThumbHash of `width` x `height` straight-alpha RGBA values in 0...1 (four per pixel).
-    init(rgba: [Double], width w: Int, height h: Int) {
+    /// The ThumbHash of `width` x `height` straight-alpha RGBA values in 0...1 (four per pixel), of an
+    /// image whose true shape is `aspect` (width, height) when the pixels were squeezed into another
+    /// (the cosines run over the image whatever its grid: only the term counts follow the shape).
+    init(rgba: [Double], width w: Int, height h: Int, aspect: (width: Int, height: Int)? = nil) {
+        let shape = aspect ?? (w, h)
         let count = w * h
         var average = (r: 0.0, g: 0.0, b: 0.0), coverage = 0.0
         for i in 0..<count {
@@ -54,9 +57,9 @@ public struct ThumbHash: Sendable, Hashable {
         if coverage > 0 { average = (average.r / coverage, average.g / coverage, average.b / coverage) }
         let hasAlpha = coverage < Double(count)
         let lLimit = hasAlpha ? 5.0 : 7.0
-        let longest = Double(max(w, h))
-        let lx = max(1, Int((lLimit * Double(w) / longest).rounded()))
-        let ly = max(1, Int((lLimit * Double(h) / longest).rounded()))
+        let longest = Double(max(shape.width, shape.height))
+        let lx = max(1, Int((lLimit * Double(shape.width) / longest).rounded()))
+        let ly = max(1, Int((lLimit * Double(shape.height) / longest).rounded()))
         var l = [Double](repeating: 0, count: count), p = l, q = l, alpha = l
         for i in 0..<count {
             let a = rgba[4 * i + 3]
@@ -71,7 +74,7 @@ public struct ThumbHash: Sendable, Hashable {
         let lChannel = Self.encode(l, width: w, height: h, nx: max(3, lx), ny: max(3, ly))
         let pChannel = Self.encode(p, width: w, height: h, nx: 3, ny: 3)
         let qChannel = Self.encode(q, width: w, height: h, nx: 3, ny: 3)
-        let landscape = w > h
+        let landscape = shape.width > shape.height
         func step(_ value: Double, _ levels: Double) -> UInt32 { UInt32(max(0, (levels * value).rounded())) }
         let header24 = step(lChannel.dc, 63) | step(0.5 + 0.5 * pChannel.dc, 63) << 6
             | step(0.5 + 0.5 * qChannel.dc, 63) << 12 | step(lChannel.scale, 31) << 18 | (hasAlpha ? 1 << 23 : 0)
@@ -93,20 +96,25 @@ public struct ThumbHash: Sendable, Hashable {
     }
 
     /// One channel's constant term, its other terms mapped to 0...1, and their largest magnitude.
+    /// Separable: each row's sums against the horizontal cosines first, then those against the vertical.
     private static func encode(_ channel: [Double], width w: Int, height h: Int, nx: Int, ny: Int)
         -> (dc: Double, ac: [Double], scale: Double) {
+        let fx = (0..<nx).map { cx in (0..<w).map { cos(Double.pi / Double(w) * Double(cx) * (Double($0) + 0.5)) } }
+        var rows = [Double](repeating: 0, count: nx * h)
+        for y in 0..<h {
+            for cx in 0..<nx {
+                var sum = 0.0
+                for x in 0..<w { sum += channel[y * w + x] * fx[cx][x] }
+                rows[cx * h + y] = sum
+            }
+        }
         var dc = 0.0, ac: [Double] = [], scale = 0.0
         for cy in 0..<ny {
             let fy = (0..<h).map { cos(Double.pi / Double(h) * Double(cy) * (Double($0) + 0.5)) }
             var cx = 0
             while cx * ny < nx * (ny - cy) {
-                let fx = (0..<w).map { cos(Double.pi / Double(w) * Double(cx) * (Double($0) + 0.5)) }
                 var sum = 0.0
-                for y in 0..<h {
-                    var row = 0.0
-                    for x in 0..<w { row += channel[y * w + x] * fx[x] }
-                    sum += row * fy[y]
-                }
+                for y in 0..<h { sum += rows[cx * h + y] * fy[y] }
                 sum /= Double(w * h)
                 if cx == 0 && cy == 0 { dc = sum } else {
                     ac.append(sum)

@@ -76,12 +76,12 @@ struct ThumbnailWork: Sendable {
             } catch { throw .imaging(.decode(error)) }
         }
         let swap = orientation.swapsDimensions
+        let fingerprint = fingerprintBitmap.map(ImageFingerprint.init(of:))
         let exif = ExifReader.metadata(in: bytes)
         let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
                                     width: swap ? height : width, height: swap ? width : height,
                                     exif: keepLocation ? exif : exif?.withoutLocation,
-                                    phash: fingerprintBitmap.map { PerceptualHash(of: $0) },
-                                    thumbhash: fingerprintBitmap.map { ThumbHash(of: $0).base64 })
+                                    phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64)
         return Output(original: original, thumbnails: made)
     }
 

@@ -88,9 +88,10 @@ import Testing
         }
         let shown = Set(grouping.groups.values.map(\.shown))
         print("groups: \(shown.count) shown photos for \(all.count) listings; not with their photo's group: \(wrong)")
-        // Copies the recall test misses make groups of their own (with their second listing).
+        // A copy the recall test misses starts a group of its own (with its second listing), which a
+        // later copy nearer to it than to the original may join.
         #expect(Double(wrong.count) <= 0.05 * Double(copies.images.count), "\(wrong)")
-        #expect(shown.count == PhotoCopies.photos.count + wrong.count)
+        #expect(shown.count >= PhotoCopies.photos.count && shown.count <= PhotoCopies.photos.count + wrong.count)
         // Exact mode: only the second listings group, each with its first.
         let exact = DuplicateGrouping(mode: .exact) { visit in all.forEach(visit) }
         #expect(exact.groups.count == all.count)

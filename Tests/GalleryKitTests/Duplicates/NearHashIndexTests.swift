@@ -37,7 +37,7 @@ import Testing
             }
             #expect(found == expected && !repeated, "probe \(probe) at radius \(radius)")
         }
-        #expect(index.byteCount == hashes.count * 24 + 4 * 65_537 * 4)
+        #expect(index.byteCount == hashes.count * 32 + 4 * 65_537 * 4)
     }
 
     @Test func sixteenBitValuesWithinARadius() {

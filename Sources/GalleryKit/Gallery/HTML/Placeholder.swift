@@ -8,7 +8,7 @@ enum Placeholder {
     /// The `style` attribute for the thumbnail of `original`; nil when it has no (readable) ThumbHash.
     static func style(_ original: OriginalFile?) -> String? {
         guard let text = original?.thumbhash, let bytes = Data(base64Encoded: text),
-              let image = try? ThumbHash(bytes: [UInt8](bytes)).decoded(longestEdge: 32),
+              let image = try? ThumbHash(bytes: [UInt8](bytes)).decoded(longestEdge: 8),
               let png = try? ImageEncoder.encodePNG(opaque(image))
         else { return nil }
         return "background:var(--stage) url(data:image/png;base64," + Data(png).base64EncodedString() + ") center/cover no-repeat"
