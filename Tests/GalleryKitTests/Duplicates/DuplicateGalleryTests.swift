@@ -70,6 +70,21 @@ import Testing
         // The index's placeholders: one data URI per card, in the img's own style.
         let index = try String(contentsOfFile: folder.path + "/index.html", encoding: .utf8)
         #expect(index.components(separatedBy: "url(data:image/png;base64,").count - 1 == 2)
+        // The shown photo's placeholder: an 8-pixel drawing of its colours at its shape.
+        let card = try #require(index.components(separatedBy: "<li class=\"card\" id=\"p\(shown.id)\"").dropFirst().first)
+        let uri = try #require(card.components(separatedBy: "url(data:image/png;base64,").dropFirst().first?.prefix { $0 != ")" })
+        let drawing = try ImageDecoder.decode([UInt8](try #require(Data(base64Encoded: String(uri)))), name: "placeholder").bitmap
+        let thumbnail = try ImageDecoder.decode(fileAt: folder.path + "/" + shown.thumbnails["128"]!).bitmap
+        #expect(drawing.width == 8 && abs(Double(drawing.height) / 8 - Double(thumbnail.height) / Double(thumbnail.width)) < 0.2)
+        func mean(_ b: Bitmap) -> [Double] {
+            (0..<3).map { c in
+                var total = 0.0
+                for y in 0..<b.height { for x in 0..<b.width { total += Double(b[x, y, min(c, b.format.channels - 1)]) } }
+                return total / Double(b.width * b.height)
+            }
+        }
+        let gap = zip(mean(drawing), mean(thumbnail)).map { abs($0 - $1) }.max()!
+        #expect(gap < 16, "the placeholder's mean colour is \(gap) from the thumbnail's")
 
         // Exact mode on the same folder: no two files are the same bytes, so nothing is grouped.
         var exact = Self.job(files.list([half, original, q40, other, png]), name: "list", folder: folder.path)
