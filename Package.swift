@@ -80,6 +80,8 @@ let package = Package(
         ),
         // Scripts/bench-cache: the pipeline's cold, warm and coalesced requests on real photos.
         .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
+        // Scripts/bench-fingerprint: pHash + ThumbHash against the thumbnail work, and the duplicate index at 1M photos.
+        .executableTarget(name: "bench-fingerprint", dependencies: ["GalleryKit"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging", "GallerySync"]),
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.

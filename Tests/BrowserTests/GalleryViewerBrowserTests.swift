@@ -84,6 +84,44 @@ struct GalleryViewerBrowserTests {
         }
     }
 
+    /// The index's placeholders, seen with no thumbnail to load: a copy of the gallery without `thumbs/`.
+    /// Every cell keeps its size and shows its photo's colours, not the empty stage.
+    @Test func placeholdersShowBeforeThumbnailsLoad() async throws {
+        try await withBrowser(.desktop) { browser, gallery in
+            let copy = gallery.dir.file("no-thumbs")
+            let made = try ProcessRunner.run("bash", ["-c", "cp -R \"$0\" \"$1\" && rm -rf \"$1/thumbs\"", gallery.folder, copy], timeout: 60)
+            try #require(made.exitCode == 0, "\(made.stderrText)")
+            try await browser.open(URL(fileURLWithPath: copy + "/index.html"))
+            let cells = try await browser.execute("""
+                return Array.from(document.querySelectorAll('.card img')).map(i => { const r = i.getBoundingClientRect();
+                  return {background: getComputedStyle(i).backgroundImage, natural: i.naturalWidth,
+                          x: r.left, y: r.top, width: r.width, height: r.height} })
+                """) as? [[String: Any]] ?? []
+            #expect(cells.count == BrowserGallery.perPage)
+            let shot = gallery.dir.file("placeholders.png")
+            try await browser.screenshot(to: shot)
+            for cell in cells {
+                let (x, y, width, height) = (number(cell["x"]) ?? 0, number(cell["y"]) ?? 0, number(cell["width"]) ?? 0, number(cell["height"]) ?? 0)
+                #expect((cell["background"] as? String ?? "").hasPrefix("url(\"data:image/png;base64,"), "\(cell)")
+                #expect(number(cell["natural"]) == 0, "no thumbnail loaded: \(cell)")
+                #expect(width > 100 && abs(height - width * 3 / 4) < 2, "the cell keeps its 4:3 box: \(cell)")
+                guard y + height < Double(BrowserSession.Screen.desktop.height) else { continue }
+                // Two points of the cell: neither is the empty stage (#e9e9ee), and they differ (a blur, not a fill).
+                var colours: [[Int]] = []
+                for fraction in [0.3, 0.7] {
+                    let px = Int(x + width * fraction), py = Int(y + height * 0.6)
+                    let read = try ProcessRunner.run("convert", [shot, "-crop", "1x1+\(px)+\(py)", "-format",
+                                                                 "%[fx:int(255*r+0.5)] %[fx:int(255*g+0.5)] %[fx:int(255*b+0.5)]", "info:"], timeout: 30)
+                    colours.append(read.stdoutText.split(separator: " ").compactMap { Int($0) })
+                }
+                for colour in colours {
+                    #expect(colour.count == 3 && zip(colour, [233, 233, 238]).contains { abs($0 - $1) > 8 }, "the stage shows: \(colour) in \(cell)")
+                }
+                #expect(colours[0] != colours[1], "one flat colour: \(colours)")
+            }
+        }
+    }
+
     @Test func keysMoveBetweenPhotosAndBackToTheRightIndexPage() async throws {
         try await withBrowser(.desktop) { browser, gallery in
             let four = try gallery.pagePath(4), five = try gallery.pagePath(5)

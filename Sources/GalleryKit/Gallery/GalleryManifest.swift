@@ -48,6 +48,18 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         /// What the original's EXIF says about the shot, when it has any; the GPS position only with
         /// `showLocation`.
         public var exif: ExifMetadata?
+        /// The original's 64-bit perceptual hash, 16 hex digits (as Python's `imagehash` prints it).
+        public var phash: String?
+        /// The original's ThumbHash in base64 (the index's placeholder).
+        public var thumbhash: String?
+        /// The photo the gallery shows instead of this one, a copy of it (`--duplicates`); the file stays.
+        public var duplicateOf: Int?
+        /// Hamming distance between the two photos' pHashes (0 for the same bytes).
+        public var distance: Int?
+        /// What matched this photo to ``duplicateOf``: `sha256` (same bytes) or `phash`.
+        public var matchedBy: String?
+        /// For a shown photo, the ids of its copies that the gallery does not show.
+        public var copies: [Int]?
 
         /// The manifest's view of one entry of a gallery state, without the EXIF GPS position.
         public init(entry: GalleryState.Entry) {
@@ -69,6 +81,19 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
             sourceID = meta.sourceID
             credit = meta.credit
             exif = showLocation ? entry.original?.exif : entry.original?.exif?.withoutLocation
+            phash = entry.original?.phash?.hex
+            thumbhash = entry.original?.thumbhash
+        }
+
+        /// Records the photo's place in a group of copies.
+        mutating func group(_ membership: DuplicateGrouping.Membership) {
+            if membership.shown == id {
+                copies = membership.members.filter { $0 != id }
+            } else {
+                duplicateOf = membership.shown
+                distance = membership.distance
+                matchedBy = membership.hash
+            }
         }
 
         /// A photo of the manifest, field by field.
@@ -93,6 +118,9 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
 
         enum CodingKeys: String, CodingKey {
             case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error, credit, exif
+            case phash, thumbhash, distance, copies
+            case duplicateOf = "duplicate_of"
+            case matchedBy = "matched_by"
             case sourceURL = "source_url"
             case sourceID = "source_id"
         }

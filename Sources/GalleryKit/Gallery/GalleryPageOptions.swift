@@ -6,10 +6,13 @@ public struct GalleryPageOptions: Sendable, Hashable {
     /// Show the EXIF GPS position on photo pages and in `gallery.json` (`--show-location`). Off by
     /// default: a photographer's home is often in it.
     public var showLocation: Bool
+    /// How copies of one photo are grouped (`--duplicates`); not at all by default.
+    public var duplicates: DuplicateMode
 
-    /// Options with the defaults: 240 photos per index page, no location.
-    public init(photosPerIndexPage: Int = 240, showLocation: Bool = false) {
+    /// Options with the defaults: 240 photos per index page, no location, no grouping of copies.
+    public init(photosPerIndexPage: Int = 240, showLocation: Bool = false, duplicates: DuplicateMode = .off) {
         self.photosPerIndexPage = max(1, photosPerIndexPage)
         self.showLocation = showLocation
+        self.duplicates = duplicates
     }
 }

@@ -36,6 +36,7 @@ public struct GalleryWriter: Sendable {
     public func write(_ state: GalleryState, comments: [Int: [Comment]] = [:], generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
                                        options: pageOptions, parallel: parallel)
+        output.findDuplicates { visit in state.orderedEntries.forEach(visit) }
         for entry in state.orderedEntries {
             try output.add(entry, comments: comments[entry.metadata.id] ?? [])
         }
@@ -53,6 +54,7 @@ public struct GalleryWriter: Sendable {
                       generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
                                        options: pageOptions, parallel: parallel)
+        try output.findDuplicates { (visit) throws(GalleryError) in try journal.forEachEntry(parallel: parallel) { visit($0) } }
         try journal.forEachEntry(parallel: parallel) { entry throws(GalleryError) in
             try output.add(entry, comments: comments(entry.metadata.id))
         }

@@ -74,13 +74,16 @@ extension GalleryRun {
         // memory is written now); the next run finds it complete and only makes its thumbnails.
         func keepOriginal() { _ = try? body?.publish(to: job.folder + "/" + originalPath) }
         if isStopping || Task.isCancelled { return keepOriginal() }
-        if recorded == nil || !missing.isEmpty {
+        // An original journaled by an older version has no hashes: they are computed once, here.
+        let unhashed = recorded != nil && recorded?.phash == nil
+        if recorded == nil || !missing.isEmpty || unhashed {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
                                                               webpQuality: job.webpQuality, decodeOptions: job.decodeOptions),
-                                     cache: cache, keepLocation: job.pageOptions.showLocation, body: body)
-            let id = photo.id, journalOriginal = recorded == nil
+                                     cache: cache, keepLocation: job.pageOptions.showLocation,
+                                     fingerprintSize: job.thumbnailSizes.max(), body: body)
+            let id = photo.id, journalOriginal = recorded == nil || unhashed
             do {
                 // The worker journals what it made too, in one write.
                 let output = try await pool.run { () throws(PipelineError) in

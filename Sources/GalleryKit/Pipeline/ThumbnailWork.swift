@@ -16,6 +16,9 @@ struct ThumbnailWork: Sendable {
     var cache: ImageCache
     /// Keep the EXIF GPS position (`--show-location`); dropped otherwise.
     var keepLocation = false
+    /// The thumbnail size the photo's pHash and ThumbHash are taken from (the job's largest, whether
+    /// or not it is missing, so every run hashes the same pixels); nil: no hashes.
+    var fingerprintSize: Int?
 
     struct Output: Sendable {
         var original: OriginalFile
@@ -46,7 +49,9 @@ struct ThumbnailWork: Sendable {
         let sha = knownSHA256 ?? SHA256.hex(bytes)
         var decoded: DecodedImage?
         var made: [ThumbnailFile] = []
-        for size in sizes.sorted(by: >) {
+        var fingerprintBitmap: Bitmap?
+        let wanted = Set(sizes).union(fingerprintSize.map { [$0] } ?? [])
+        for size in wanted.sorted(by: >) {
             let key = ImageCacheKey(source: "sha256:" + sha, size: .longestEdge(size), options: "upright")
             var bitmap = cache[key]
             if bitmap == nil {
@@ -63,6 +68,8 @@ struct ThumbnailWork: Sendable {
                 cache.put(rendered, forKey: key)
                 bitmap = rendered
             }
+            if size == fingerprintSize { fingerprintBitmap = bitmap }
+            guard sizes.contains(size) else { continue }
             let encoded: EncodedImage
             do { encoded = try thumbnailer.encode(bitmap!, name: path) } catch { throw .imaging(error) }
             let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
@@ -81,10 +88,12 @@ struct ThumbnailWork: Sendable {
             } catch { throw .imaging(.decode(error)) }
         }
         let swap = orientation.swapsDimensions
+        let fingerprint = fingerprintBitmap.map(ImageFingerprint.init(of:))
         let exif = ExifReader.metadata(in: bytes)
         let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
                                     width: swap ? height : width, height: swap ? width : height,
-                                    exif: keepLocation ? exif : exif?.withoutLocation)
+                                    exif: keepLocation ? exif : exif?.withoutLocation,
+                                    phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64)
         return Output(original: original, thumbnails: made)
     }
 

@@ -17,6 +17,8 @@ public struct MergeReport: Sendable, Hashable {
     public var photosFailed = 0
     /// Photos listed by more than one shard, written once.
     public var duplicates = 0
+    /// Finished photos that are copies of another (`--duplicates`): in `gallery.json`, not in the index.
+    public var copiesGrouped = 0
 
     /// Whether every shard finished and read its source.
     public var isComplete: Bool { missing.isEmpty && unfinished.isEmpty && sourceErrors.isEmpty }
@@ -50,7 +52,7 @@ public struct GalleryMerge: Sendable {
     public func run(generated: Date = Date()) throws(ShardError) -> MergeReport {
         let count = try shardCount()
         var report = MergeReport(shards: count)
-        var readers: [(reader: PartReader, summary: ShardSummary, head: ShardPhoto?)] = []
+        var finished: [(index: Int, summary: ShardSummary)] = []
         for index in 0..<count {
             let layout = ShardLayout(folder: folder, shard: try ShardSpec(index: index, count: count))
             let summaryPath = folder + "/" + layout.summaryPath
@@ -63,25 +65,33 @@ public struct GalleryMerge: Sendable {
                 throw .unreadablePart(path: summaryPath, reason: "not a shard summary (\(error))")
             }
             if let problem = summary.sourceError { report.sourceErrors[index] = problem }
-            let reader = try PartReader(path: folder + "/" + layout.photosPath)
-            readers.append((reader, summary, try reader.next()))
+            finished.append((index, summary))
         }
+        /// Opens every finished shard's part, at its first photo.
+        func open() throws(ShardError) -> [(reader: PartReader, summary: ShardSummary, head: ShardPhoto?)] {
+            var readers: [(reader: PartReader, summary: ShardSummary, head: ShardPhoto?)] = []
+            for (index, summary) in finished {
+                let layout = ShardLayout(folder: folder, shard: try ShardSpec(index: index, count: count))
+                let reader = try PartReader(path: folder + "/" + layout.photosPath)
+                readers.append((reader, summary, try reader.next()))
+            }
+            return readers
+        }
+        var readers = try open()
         let source = readers.first?.summary.source ?? ""
         let output: GalleryOutput
         do { output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
                                             options: pageOptions) } catch {
             throw .gallery(error)
         }
-        var seen: Set<Int> = []
-        while let next = readers.indices.filter({ readers[$0].head != nil })
-            .min(by: { readers[$0].head!.page < readers[$1].head!.page }) {
-            let photo = readers[next].head!
-            readers[next].head = try readers[next].reader.next()
-            guard seen.insert(photo.metadata.id).inserted else {
-                report.duplicates += 1
-                continue
-            }
-            do { try output.add(photo.entry, comments: photo.comments ?? []) } catch { throw .gallery(error) }
+        // Copies of one photo are grouped before writing: two more passes over the parts, in the same
+        // order as the writing one (hashes first, then the grouped photos' credits).
+        try output.findDuplicates { (visit) throws(ShardError) in
+            var again = try open()
+            _ = try Self.walk(&again) { photo throws(ShardError) in visit(photo.entry) }
+        }
+        report.duplicates = try Self.walk(&readers) { photo throws(ShardError) in
+            do throws(GalleryError) { try output.add(photo.entry, comments: photo.comments ?? []) } catch { throw .gallery(error) }
         }
         for (reader, summary, _) in readers where reader.count != summary.photos {
             throw .unreadablePart(path: reader.path, reason: "it holds \(reader.count) photos, its summary says \(summary.photos)")
@@ -89,7 +99,26 @@ public struct GalleryMerge: Sendable {
         do { try output.finish() } catch { throw .gallery(error) }
         report.photosOK = output.done
         report.photosFailed = output.failed
+        report.copiesGrouped = output.grouped
         return report
+    }
+
+    /// Hands `body` each photo of the parts in listing order, always the lowest page next; a photo listed
+    /// by several shards once, as the first listing has it. Returns how many listings were skipped so.
+    private static func walk(_ readers: inout [(reader: PartReader, summary: ShardSummary, head: ShardPhoto?)],
+                             _ body: (ShardPhoto) throws(ShardError) -> Void) throws(ShardError) -> Int {
+        var seen: Set<Int> = [], skipped = 0
+        while let next = readers.indices.filter({ readers[$0].head != nil })
+            .min(by: { readers[$0].head!.page < readers[$1].head!.page }) {
+            let photo = readers[next].head!
+            readers[next].head = try readers[next].reader.next()
+            guard seen.insert(photo.metadata.id).inserted else {
+                skipped += 1
+                continue
+            }
+            try body(photo)
+        }
+        return skipped
     }
 
     /// The count given, else the one every part and shard folder in the gallery names.

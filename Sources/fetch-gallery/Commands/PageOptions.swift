@@ -1,6 +1,8 @@
 import ArgumentParser
 import GalleryKit
 
+extension DuplicateMode: ExpressibleByArgument {}
+
 /// What the gallery's pages show and how the index is paged; the same flags for `run` and `merge`.
 struct PageOptions: ParsableArguments {
     @Flag(name: .customLong("show-location"),
@@ -10,9 +12,13 @@ struct PageOptions: ParsableArguments {
     @Option(name: .customLong("photos-per-page"), help: "Photos on one index page (index.html, index-2.html, ...).")
     var photosPerPage = GalleryPageOptions().photosPerIndexPage
 
+    @Option(name: .customLong("duplicates"),
+            help: "Show copies of one photo once: 'exact' groups identical files, 'near' also resized, recompressed or converted copies, 'off' (the default) shows every file. Files are never deleted; the shown photo's page credits every source.")
+    var duplicates: DuplicateMode = .off
+
     func validate() throws {
         guard photosPerPage >= 1 else { throw ValidationError("--photos-per-page must be at least 1") }
     }
 
-    var options: GalleryPageOptions { GalleryPageOptions(photosPerIndexPage: photosPerPage, showLocation: showLocation) }
+    var options: GalleryPageOptions { GalleryPageOptions(photosPerIndexPage: photosPerPage, showLocation: showLocation, duplicates: duplicates) }
 }

@@ -4,7 +4,8 @@
 /// Every thumbnail has its pixel `width`/`height` (nothing jumps while loading) and a `srcset` of every
 /// size made with a `sizes` that matches the grid's columns (``GalleryStyle``), so the browser fetches
 /// the smallest thumbnail that is sharp at the screen's pixel density. The first row or two load at
-/// once, the rest lazily.
+/// once, the rest lazily. Until a thumbnail arrives its cell shows the photo's ThumbHash, blurred
+/// (``Placeholder``).
 struct IndexPage {
     var title: String
     var state: GalleryState
@@ -125,6 +126,7 @@ struct IndexPage {
             "sizes": srcset == nil ? nil : thumbnailSizes,
             "alt": alt, "loading": loading, "decoding": "async",
             "width": size.map { String($0.0) }, "height": size.map { String($0.1) },
+            "style": Placeholder.style(entry.original),
         ])
     }
 

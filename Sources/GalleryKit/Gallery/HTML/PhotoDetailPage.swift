@@ -30,6 +30,8 @@ struct PhotoDetailPage {
     var indexPath = GalleryNaming.indexPath
     /// Show the EXIF GPS position (`--show-location`).
     var showLocation = false
+    /// The other photos of this one's group of copies (`--duplicates`), each credited on this page.
+    var copies: [(entry: GalleryState.Entry, membership: DuplicateGrouping.Membership)] = []
 
     /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
     static let depth = 2
@@ -66,6 +68,10 @@ struct PhotoDetailPage {
             info.append(.element("p", attributes: ["class": "description"], children: [GalleryDocument.isolated(description)]))
         }
         info.append(links())
+        if !copies.isEmpty {
+            info.append(.element("h2", children: [.text("Also found at")]))
+            info.append(.element("ul", attributes: ["class": "copies"], children: copies.map(copy)))
+        }
         if let exif = entry.original?.exif, let list = ExifList(exif: exif, showLocation: showLocation).node() {
             info.append(.element("h2", children: [.text("Camera")]))
             info.append(list)
@@ -107,6 +113,22 @@ struct PhotoDetailPage {
             ]))
         }
         return .element("ul", attributes: ["class": "links"], children: items)
+    }
+
+    /// One copy: its credit, how it matched, its own original and its source.
+    private func copy(_ copy: (entry: GalleryState.Entry, membership: DuplicateGrouping.Membership)) -> Node {
+        let match = copy.membership.hash == "sha256" ? "the same file"
+            : "a near copy (pHash distance \(copy.membership.distance))"
+        var children: [Node] = [CreditLine.full(copy.entry.metadata), .text(" · " + match)]
+        if let original = copy.entry.original {
+            children += [.text(" · "), .element("a", attributes: ["href": SafeURL.relative(original.path, depth: Self.depth)],
+                                                children: [.text("its file")])]
+        }
+        if let source = SafeURL.web(copy.entry.metadata.sourceURL) {
+            children += [.text(" · "), .element("a", attributes: ["href": source, "rel": "noopener noreferrer"],
+                                                children: [.text("image at its source")])]
+        }
+        return .element("li", children: children)
     }
 
     private func link(_ before: String, _ neighbour: Neighbour, _ rel: String, after: String) -> Node {

@@ -65,15 +65,23 @@ public struct OriginalFile: Sendable, Hashable, Codable {
     /// What the file's EXIF says about the shot, when it has any. The GPS position is only kept when
     /// the job asked for it (``GalleryJob/showLocation``).
     public var exif: ExifMetadata?
+    /// The 64-bit perceptual hash of the upright photo, which finds its near duplicates; nil in
+    /// journals of older versions (a later run computes it once).
+    public var phash: PerceptualHash?
+    /// The photo's ThumbHash in base64: the index's placeholder before the thumbnail loads.
+    public var thumbhash: String?
 
     /// Describes an original on disk.
-    public init(path: String, sha256: String, bytes: Int, width: Int? = nil, height: Int? = nil, exif: ExifMetadata? = nil) {
+    public init(path: String, sha256: String, bytes: Int, width: Int? = nil, height: Int? = nil, exif: ExifMetadata? = nil,
+                phash: PerceptualHash? = nil, thumbhash: String? = nil) {
         self.path = path
         self.sha256 = sha256
         self.bytes = bytes
         self.width = width
         self.height = height
         self.exif = exif
+        self.phash = phash
+        self.thumbhash = thumbhash
     }
 }
 

@@ -28,14 +28,21 @@ final class GalleryOutput {
     private var pages: Set<Int> = []
     /// The last finished photo, waiting for its next neighbour before its page can be made.
     private var pending: PageWork?
-    /// Photos added since the last ``flush()``: their manifest entries and cards, in order.
-    private var added: [(entry: GalleryState.Entry, position: Int?)] = []
+    /// Photos added since the last ``flush()``: their manifest entries and cards, in order (a shown
+    /// photo's card at `position`, none for a copy another photo stands for, the failed list's otherwise).
+    private var added: [(entry: GalleryState.Entry, position: Int?, membership: DuplicateGrouping.Membership?)] = []
     /// Photo pages whose neighbours are both known, to be made at the next ``flush()``.
     private var pageWork: [PageWork] = []
     /// Manifest entries written so far (the first has no comma before it).
     private var manifestEntries = 0
     private(set) var done = 0
     private(set) var failed = 0
+    /// Finished photos not shown because another photo of their group is (see ``findDuplicates``).
+    private(set) var grouped = 0
+    /// Copies of one photo, by id (empty until ``findDuplicates`` runs).
+    private var duplicates = DuplicateGrouping()
+    /// The entries of every photo in a group, for the credits on the shown photo's page.
+    private var copies: [Int: GalleryState.Entry] = [:]
 
     /// Photos rendered together, on every core: enough to keep the cores busy, few enough that
     /// memory does not grow with the gallery.
@@ -48,11 +55,13 @@ final class GalleryOutput {
         var previous: PhotoDetailPage.Neighbour?
         var next: PhotoDetailPage.Neighbour?
         var indexPage: Int
+        /// The other photos of its group of copies, credited on its page.
+        var copies: [(entry: GalleryState.Entry, membership: DuplicateGrouping.Membership)] = []
     }
 
     /// What rendering one piece of a batch produced.
     private enum Rendered {
-        case record(manifest: String, card: String, complete: Bool)
+        case record(manifest: String, card: String?, complete: Bool)
         case page(path: String)
         case failure(GalleryError)
     }
@@ -74,18 +83,36 @@ final class GalleryOutput {
         try manifest.write("{\n  \"generated\" : " + (try Self.encode(generated.formatted(.iso8601))) + ",\n  \"photos\" : [")
     }
 
+    /// Groups copies of one photo before the first ``add(_:comments:)``: `forEach` hands over every entry
+    /// in the order they will be added, and is called twice (the groups, then the grouped photos'
+    /// credits), so memory holds the hashes and the grouped photos' entries, never the gallery.
+    func findDuplicates<E: Error>(_ forEach: ((GalleryState.Entry) -> Void) throws(E) -> Void) throws(E) {
+        duplicates = try DuplicateGrouping(mode: options.duplicates, forEach: forEach)
+        guard !duplicates.groups.isEmpty else { return }
+        try forEach { entry in
+            if duplicates[entry.metadata.id] != nil { copies[entry.metadata.id] = entry }
+        }
+    }
+
     /// Adds the next photo: its manifest entry, its index card, and the page of the finished photo before it.
     /// The work is queued and done a batch at a time on every core (see ``flush()``); the files come
     /// out the same as if each photo were written as it is added.
     func add(_ entry: GalleryState.Entry, comments: [Comment]) throws(GalleryError) {
-        if entry.isComplete {
-            added.append((entry, done % perPage))
+        let id = entry.metadata.id
+        let membership = entry.isComplete ? duplicates[id] : nil
+        if let membership, membership.shown != id {
+            added.append((entry, nil, membership))  // in the manifest only: its group's shown photo has the card and page
+            grouped += 1
+        } else if entry.isComplete {
+            added.append((entry, done % perPage, membership))
             let previous = settlePending(next: PhotoDetailPage.Neighbour(entry))
             pending = PageWork(entry: entry, comments: comments, previous: previous, next: nil,
-                               indexPage: done / perPage + 1)
+                               indexPage: done / perPage + 1,
+                               copies: (membership?.members ?? []).filter { $0 != id }.compactMap { copies[$0] }
+                                   .map { ($0, duplicates[$0.metadata.id]!) })
             done += 1
         } else {
-            added.append((entry, nil))
+            added.append((entry, nil, nil))
             failed += 1
         }
         if added.count >= Self.batchSize { try flush() }
@@ -110,20 +137,23 @@ final class GalleryOutput {
         let rendered = parallel.map(records.count + pagesToMake.count) { i -> Rendered in
             do throws(GalleryError) {
                 if i < records.count {
-                    let (entry, position) = records[i]
-                    let photo = try Self.encode(GalleryManifest.Photo(entry: entry, showLocation: options.showLocation))
+                    let (entry, position, membership) = records[i]
+                    var record = GalleryManifest.Photo(entry: entry, showLocation: options.showLocation)
+                    if let membership { record.group(membership) }
+                    let photo = try Self.encode(record)
                     // JSONEncoder's pretty layout of an array element: indented two levels, comma-separated.
                     let indented = photo.split(separator: "\n", omittingEmptySubsequences: false)
                         .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
                     // Cards are NUL-separated: rendering turns every control character into U+FFFD.
-                    let card = position.map { IndexPage.card(entry, position: $0) } ?? IndexPage.failedCard(entry)
-                    return .record(manifest: indented, card: card.render() + "\u{0}", complete: position != nil)
+                    let isCopy = membership.map { $0.shown != entry.metadata.id } ?? false
+                    let card = isCopy ? nil : position.map { IndexPage.card(entry, position: $0) } ?? IndexPage.failedCard(entry)
+                    return .record(manifest: indented, card: card.map { $0.render() + "\u{0}" }, complete: position != nil)
                 }
                 let work = pagesToMake[i - records.count]
                 let path = GalleryNaming.photoPagePath(id: work.entry.metadata.id, name: work.entry.metadata.name)
                 let page = PhotoDetailPage(entry: work.entry, comments: work.comments, previous: work.previous,
                                            next: work.next, indexPath: IndexPage.path(page: work.indexPage),
-                                           showLocation: options.showLocation)
+                                           showLocation: options.showLocation, copies: work.copies)
                 try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
                 return .page(path: path)
             } catch {
@@ -135,7 +165,7 @@ final class GalleryOutput {
             case .record(let entry, let card, let complete):
                 try manifest.write((manifestEntries == 0 ? "\n" : ",\n") + entry)
                 manifestEntries += 1
-                try (complete ? doneCards : failedCards).write(card)
+                if let card { try (complete ? doneCards : failedCards).write(card) }
             case .page(let path):
                 pages.insert(path.hashValue)
             case .failure(let error):
@@ -148,7 +178,7 @@ final class GalleryOutput {
     func finish() throws(GalleryError) {
         _ = settlePending(next: nil)
         try flush()
-        try manifest.write(done + failed == 0 ? "\n\n  ],\n" : "\n  ],\n")
+        try manifest.write(manifestEntries == 0 ? "\n\n  ],\n" : "\n  ],\n")
         try manifest.write("  \"source\" : " + (try Self.encode(source)) + "\n}")
         try manifest.commit()
         removeStalePages()

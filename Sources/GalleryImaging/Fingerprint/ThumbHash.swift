@@ -1,0 +1,148 @@
+import Foundation
+
+/// A ThumbHash: about 25 bytes that describe an image's colours, layout and aspect well enough to
+/// draw a blurred stand-in for it before it loads.
+///
+/// Written from the format's public description (Evan Wallace, 2023): the image, composited over its
+/// own average colour, is split into luminance L = (r+g+b)/3, a yellow-blue channel P = (r+g)/2 - b, a
+/// red-green channel Q = r - g and alpha; each keeps a few of its lowest DCT coefficients (L up to 7 per
+/// axis, fewer for a narrow axis; P and Q 3; alpha 5), the constant term and the largest magnitude in a
+/// header, every other coefficient as one 4-bit step between -max and +max. Header: 24 bits (L constant
+/// 6, P 6, Q 6, L scale 5, has-alpha 1), 16 bits (L count along the shorter axis 3, P scale 6, Q scale 6,
+/// landscape 1), both little-endian; then an alpha byte when there is alpha; then the 4-bit values,
+/// low nibble first, L, P, Q (and alpha) each in rows of rising vertical frequency.
+public struct ThumbHash: Sendable, Hashable {
+    /// The encoded bytes.
+    public var bytes: [UInt8]
+
+    /// Wraps encoded bytes.
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Longest edge the encoder works at: enough samples for seven cosines a side, few to sum over.
+    static let workingEdge = 32
+
+    /// The ThumbHash of `bitmap` (any pixel format), taken from a copy scaled to at most 32 pixels a side.
+    public init(of bitmap: Bitmap) {
+        self.init(encoding: Self.working(bitmap))
+    }
+
+    /// The hash of `bitmap` as it is, at most 100 pixels a side (the format's limit: more only costs).
+    init(encoding bitmap: Bitmap) {
+        precondition(bitmap.width <= 100 && bitmap.height <= 100, "ThumbHash encodes at most 100x100 pixels")
+        self.init(rgba: Self.rgba(bitmap), width: bitmap.width, height: bitmap.height)
+    }
+
+    /// The copy the hash is taken from: at most ``workingEdge`` pixels a side.
+    static func working(_ bitmap: Bitmap) -> Bitmap {
+        Resampler.default.scale(bitmap, longestEdge: workingEdge)
+    }
+
+    /// The bytes in base64, as the format's own tools print a hash.
+    public var base64: String { Data(bytes).base64EncodedString() }
+
+    /// The ThumbHash of `width` x `height` straight-alpha RGBA values in 0...1 (four per pixel), of an
+    /// image whose true shape is `aspect` (width, height) when the pixels were squeezed into another
+    /// (the cosines run over the image whatever its grid: only the term counts follow the shape).
+    init(rgba: [Double], width w: Int, height h: Int, aspect: (width: Int, height: Int)? = nil) {
+        let shape = aspect ?? (w, h)
+        let count = w * h
+        var average = (r: 0.0, g: 0.0, b: 0.0), coverage = 0.0
+        for i in 0..<count {
+            let a = rgba[4 * i + 3]
+            average.r += a * rgba[4 * i]
+            average.g += a * rgba[4 * i + 1]
+            average.b += a * rgba[4 * i + 2]
+            coverage += a
+        }
+        if coverage > 0 { average = (average.r / coverage, average.g / coverage, average.b / coverage) }
+        let hasAlpha = coverage < Double(count)
+        let lLimit = hasAlpha ? 5.0 : 7.0
+        let longest = Double(max(shape.width, shape.height))
+        let lx = max(1, Int((lLimit * Double(shape.width) / longest).rounded()))
+        let ly = max(1, Int((lLimit * Double(shape.height) / longest).rounded()))
+        var l = [Double](repeating: 0, count: count), p = l, q = l, alpha = l
+        for i in 0..<count {
+            let a = rgba[4 * i + 3]
+            let r = average.r * (1 - a) + a * rgba[4 * i]
+            let g = average.g * (1 - a) + a * rgba[4 * i + 1]
+            let b = average.b * (1 - a) + a * rgba[4 * i + 2]
+            l[i] = (r + g + b) / 3
+            p[i] = (r + g) / 2 - b
+            q[i] = r - g
+            alpha[i] = a
+        }
+        let lChannel = Self.encode(l, width: w, height: h, nx: max(3, lx), ny: max(3, ly))
+        let pChannel = Self.encode(p, width: w, height: h, nx: 3, ny: 3)
+        let qChannel = Self.encode(q, width: w, height: h, nx: 3, ny: 3)
+        let landscape = shape.width > shape.height
+        func step(_ value: Double, _ levels: Double) -> UInt32 { UInt32(max(0, (levels * value).rounded())) }
+        let header24 = step(lChannel.dc, 63) | step(0.5 + 0.5 * pChannel.dc, 63) << 6
+            | step(0.5 + 0.5 * qChannel.dc, 63) << 12 | step(lChannel.scale, 31) << 18 | (hasAlpha ? 1 << 23 : 0)
+        let header16 = UInt32(landscape ? ly : lx) | step(pChannel.scale, 63) << 3 | step(qChannel.scale, 63) << 9
+            | (landscape ? 1 << 15 : 0)
+        var out: [UInt8] = [UInt8(header24 & 255), UInt8(header24 >> 8 & 255), UInt8(header24 >> 16),
+                            UInt8(header16 & 255), UInt8(header16 >> 8)]
+        var terms = lChannel.ac + pChannel.ac + qChannel.ac
+        if hasAlpha {
+            let aChannel = Self.encode(alpha, width: w, height: h, nx: 5, ny: 5)
+            out.append(UInt8(step(aChannel.dc, 15) | step(aChannel.scale, 15) << 4))
+            terms += aChannel.ac
+        }
+        for (index, term) in terms.enumerated() {
+            let nibble = UInt8(step(term, 15))
+            if index % 2 == 0 { out.append(nibble) } else { out[out.count - 1] |= nibble << 4 }
+        }
+        bytes = out
+    }
+
+    /// One channel's constant term, its other terms mapped to 0...1, and their largest magnitude.
+    /// Separable: each row's sums against the horizontal cosines first, then those against the vertical.
+    private static func encode(_ channel: [Double], width w: Int, height h: Int, nx: Int, ny: Int)
+        -> (dc: Double, ac: [Double], scale: Double) {
+        let fx = (0..<nx).map { cx in (0..<w).map { cos(Double.pi / Double(w) * Double(cx) * (Double($0) + 0.5)) } }
+        var rows = [Double](repeating: 0, count: nx * h)
+        for y in 0..<h {
+            for cx in 0..<nx {
+                var sum = 0.0
+                for x in 0..<w { sum += channel[y * w + x] * fx[cx][x] }
+                rows[cx * h + y] = sum
+            }
+        }
+        var dc = 0.0, ac: [Double] = [], scale = 0.0
+        for cy in 0..<ny {
+            let fy = (0..<h).map { cos(Double.pi / Double(h) * Double(cy) * (Double($0) + 0.5)) }
+            var cx = 0
+            while cx * ny < nx * (ny - cy) {
+                var sum = 0.0
+                for y in 0..<h { sum += rows[cx * h + y] * fy[y] }
+                sum /= Double(w * h)
+                if cx == 0 && cy == 0 { dc = sum } else {
+                    ac.append(sum)
+                    scale = max(scale, abs(sum))
+                }
+                cx += 1
+            }
+        }
+        if scale > 0 { ac = ac.map { 0.5 + 0.5 / scale * $0 } }
+        return (dc, ac, scale)
+    }
+
+    /// Straight RGBA in 0...1 from any 8-bit bitmap.
+    static func rgba(_ bitmap: Bitmap) -> [Double] {
+        let channels = bitmap.format.channels
+        var out = [Double](repeating: 1, count: bitmap.width * bitmap.height * 4)
+        bitmap.withUnsafeBytes { source in
+            for y in 0..<bitmap.height {
+                for x in 0..<bitmap.width {
+                    let p = y * bitmap.bytesPerRow + x * channels, o = 4 * (y * bitmap.width + x)
+                    let grey = channels < 3
+                    out[o] = Double(source[p]) / 255
+                    out[o + 1] = Double(source[grey ? p : p + 1]) / 255
+                    out[o + 2] = Double(source[grey ? p : p + 2]) / 255
+                    if bitmap.format.hasAlpha { out[o + 3] = Double(source[p + channels - 1]) / 255 }
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GalleryKit
+
+// What duplicate detection and placeholders cost (Scripts/bench-fingerprint builds this in release):
+//   per photo - the thumbnail work a gallery run does on every photo (decode reduced for 256 px,
+//               resample, make upright, encode JPEG q85: the anchor) against what this adds: the pHash
+//               and the ThumbHash from the 256 px bitmap, and drawing the ThumbHash into the index's
+//               PNG data URI when the index is written. Median of ROUNDS passes over the photos.
+//   index     - NearHashIndex over N synthetic 64-bit hashes (random, a tenth of them near copies of
+//               another at 1-10 bits): build time, bytes, and a lookup within distance 10, against a
+//               linear scan of the same hashes (the anchor).
+// Usage: bench-fingerprint DIR [--rounds 5] [--hashes 1000000]
+/// SplitMix64: the same hashes every run.
+struct SplitMix {
+    var state: UInt64 = 0x1234_5678
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func bench() throws {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    func option(_ name: String, _ fallback: Int) -> Int {
+        guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let value = Int(arguments[i + 1]) else { return fallback }
+        arguments.removeSubrange(i...(i + 1))
+        return value
+    }
+    let rounds = option("--rounds", 5)
+    let hashCount = option("--hashes", 1_000_000)
+    guard let directory = arguments.first else {
+        FileHandle.standardError.write(Data("usage: bench-fingerprint DIR [--rounds N] [--hashes N]\n".utf8))
+        exit(2)
+    }
+    func seconds(_ work: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try work()
+        return (ContinuousClock.now - start) / .seconds(1)
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { ["jpg", "jpeg", "png", "webp"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+    let files = try names.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))) }
+    guard !files.isEmpty else { fatalError("no photos in \(directory)") }
+    let thumbnailer = Thumbnailer(longestEdge: 256)
+    var thumbnailTimes: [Double] = [], hashTimes: [Double] = [], placeholderTimes: [Double] = []
+    var placeholderBytes = 0, thumbHashBytes = 0
+    for _ in 0..<rounds {
+        var bitmaps: [Bitmap] = []
+        thumbnailTimes.append(try seconds {
+            for (name, bytes) in zip(names, files) {
+                let bitmap = try bytes.withUnsafeBytes { try thumbnailer.render($0, name: name) }
+                _ = try thumbnailer.encode(bitmap, name: name)
+                bitmaps.append(bitmap)
+            }
+        })
+        var hashes: [ThumbHash] = []
+        hashTimes.append(seconds {
+            for bitmap in bitmaps { hashes.append(ImageFingerprint(of: bitmap).thumbhash) }
+        })
+        placeholderBytes = 0
+        thumbHashBytes = 0
+        placeholderTimes.append(try seconds {
+            for hash in hashes {
+                let png = try ImageEncoder.encodePNG(try hash.decoded(longestEdge: 8))
+                placeholderBytes += png.count
+                thumbHashBytes += hash.bytes.count
+            }
+        })
+    }
+    let n = Double(files.count)
+    let (thumb, hash, place) = (median(thumbnailTimes) / n, median(hashTimes) / n, median(placeholderTimes) / n)
+    print(String(format: "photos: %d from %@, %d rounds (medians)", files.count, directory, rounds))
+    print(String(format: "  thumbnail work (decode, 256 px, upright, JPEG q85): %8.3f ms a photo (anchor)", thumb * 1000))
+    print(String(format: "  pHash + ThumbHash from the 256 px bitmap:          %8.3f ms a photo (%.2f%% of the anchor)", hash * 1000, 100 * hash / thumb))
+    print(String(format: "  placeholder (ThumbHash drawn, PNG encoded):         %8.3f ms a photo (%.2f%% of the anchor)", place * 1000, 100 * place / thumb))
+    print(String(format: "  ThumbHash %.1f bytes, placeholder PNG %.1f bytes (%.0f as base64) a photo",
+                 Double(thumbHashBytes) / n, Double(placeholderBytes) / n, 4 * (Double(placeholderBytes) / n / 3).rounded(.up)))
+
+    // The index at N photos.
+    var generator = SplitMix()
+    func nextHash() -> UInt64 { generator.next() }
+    var hashes = (0..<hashCount).map { _ in nextHash() }
+    for i in stride(from: 0, to: hashCount, by: 10) where i > 0 {
+        var near = hashes[Int(nextHash() % UInt64(i))]
+        for _ in 0..<(1 + Int(nextHash() % 10)) { near ^= 1 << (nextHash() % 64) }
+        hashes[i] = near
+    }
+    var index: NearHashIndex?
+    let build = seconds { index = NearHashIndex(hashes) }
+    let queries = stride(from: 0, to: hashCount, by: max(1, hashCount / 10_000)).map { hashes[$0] }
+    var found = 0
+    let lookup = seconds {
+        for query in queries { index!.forEach(within: DuplicateMode.nearThreshold, of: query) { _, _ in found += 1 } }
+    } / Double(queries.count)
+    var scanned = 0
+    let scanQueries = queries.prefix(200)
+    let scan = seconds {
+        for query in scanQueries {
+            for hash in hashes where (hash ^ query).nonzeroBitCount <= DuplicateMode.nearThreshold { scanned += 1 }
+        }
+    } / Double(scanQueries.count)
+    print(String(format: "index: %d hashes, built in %.2f s, %.1f MB (%.1f bytes a hash)", hashCount, build,
+                 Double(index!.byteCount) / 1_000_000, Double(index!.byteCount) / Double(hashCount)))
+    print(String(format: "  lookup within %d bits: %.1f us (%.2f found a lookup); linear scan: %.1f us (anchor, %.0fx; %.2f found)",
+                 DuplicateMode.nearThreshold, lookup * 1e6, Double(found) / Double(queries.count), scan * 1e6, scan / lookup,
+                 Double(scanned) / Double(scanQueries.count)))
+}
+
+try bench()

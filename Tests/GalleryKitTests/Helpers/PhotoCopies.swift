@@ -1,0 +1,117 @@
+import Foundation
+import GalleryTestSupport
+import GallerySync
+@testable import GalleryKit
+
+/// Real photographs and copies of them made with ImageMagick (and exiftool), the way the web copies
+/// photos: positives (the same photo resized, recompressed, converted, cropped, EXIF-rotated) and
+/// negatives (the same scene panned by a fifth, as a burst's next frame; the same scene with an
+/// object moved across it). Made once per test process in a temporary folder.
+struct PhotoCopies: Sendable {
+    struct Image: Sendable {
+        var path: String
+        /// Which photograph it shows (index into ``PhotoCopies/photos``).
+        var photo: Int
+        var kind: String
+    }
+
+    /// The demo catalogue's eleven photographs and three of the corpus.
+    static let photos: [String] = {
+        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/GalleryDemo/Resources/demo-photos").path
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: demo)) ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
+        return names.map { demo + "/" + $0 } + ["libjpeg-turbo/testorig.jpg", "exif-orientation/Landscape_1.jpg",
+                                                 "exif-orientation/Portrait_1.jpg"].map { try! Corpus.path($0) }
+    }()
+
+    /// The copies that are the same photograph (ImageMagick arguments; the output's extension last).
+    static let positives: [(kind: String, arguments: [String], ext: String)] = [
+        ("resized 25%", ["-resize", "25%"], "jpg"), ("resized 50%", ["-resize", "50%"], "jpg"),
+        ("resized 200%", ["-resize", "200%"], "jpg"), ("JPEG q40", ["-quality", "40"], "jpg"),
+        ("JPEG q95", ["-quality", "95"], "jpg"), ("PNG", [], "png"), ("WebP q80", ["-quality", "80"], "webp"),
+        ("cropped 5% right and bottom", ["-gravity", "NorthWest", "-crop", "95%x95%+0+0", "+repage"], "jpg"),
+        ("cropped 5% all round", ["-gravity", "Center", "-crop", "95%x95%+0+0", "+repage"], "jpg"),
+        ("stored rotated, EXIF orientation 8", ["-rotate", "90"], "jpg"),
+    ]
+
+    let folder: String
+    /// Per photo: the original (kind "original") then every positive.
+    let images: [Image]
+    /// Per photo: pairs of different frames of one scene.
+    let bursts: [(Image, Image)]
+
+    private static let made = Locked<PhotoCopies?>(nil)
+
+    /// The copies, made on first use.
+    static func shared() throws -> PhotoCopies {
+        try made.withLock { (cached: inout PhotoCopies?) throws -> PhotoCopies in
+            if let cached { return cached }
+            let copies = try PhotoCopies()
+            cached = copies
+            return copies
+        }
+    }
+
+    private init() throws {
+        folder = NSTemporaryDirectory() + "gallerykit-copies-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var images: [Image] = [], bursts: [(Image, Image)] = [], commands: [String] = [], rotated: [String] = []
+        func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        // The originals at most 800 pixels a side (JPEG q92), so the copies take seconds, not minutes.
+        var originals: [String] = []
+        for (index, source) in Self.photos.enumerated() {
+            let original = folder + "/\(index)-original.jpg"
+            originals.append(original)
+            commands.append("convert \(quoted(source)) -auto-orient -resize '800x800>' -quality 92 \(quoted(original))")
+        }
+        try Self.shell(commands.joined(separator: " &\n") + "\nwait")
+        commands = []
+        for (index, original) in originals.enumerated() {
+            images.append(Image(path: original, photo: index, kind: "original"))
+            for (number, copy) in Self.positives.enumerated() {
+                let path = folder + "/\(index)-copy\(number).\(copy.ext)"
+                commands.append("convert \(quoted(original)) " + copy.arguments.map(quoted).joined(separator: " ") + " \(quoted(path))")
+                if copy.kind.hasPrefix("stored rotated") { rotated.append(path) }
+                images.append(Image(path: path, photo: index, kind: copy.kind))
+            }
+            let size = try ImageDecoder.probe([UInt8](Data(contentsOf: URL(fileURLWithPath: original))), name: original)
+            let (w, h) = (size.width, size.height)
+            // A pan by a fifth of the width: the next frame of a burst.
+            let left = folder + "/\(index)-pan-left.jpg", right = folder + "/\(index)-pan-right.jpg"
+            commands.append("convert \(quoted(original)) -gravity NorthWest -crop 80%x100%+0+0 +repage \(quoted(left))")
+            commands.append("convert \(quoted(original)) -gravity NorthEast -crop 80%x100%+0+0 +repage \(quoted(right))")
+            bursts.append((Image(path: left, photo: index, kind: "panned left"), Image(path: right, photo: index, kind: "panned right")))
+            // A person-sized object (a quarter of the height) moved from the left third to the right third.
+            let r = h / 8, y = h / 2
+            for (name, x) in [("object-left", w / 4), ("object-right", 3 * w / 4)] {
+                commands.append("convert \(quoted(original)) -fill '#2a3550' -draw 'roundrectangle \(x - r),\(y - 2 * r) \(x + r),\(y + 2 * r) \(r / 2),\(r / 2)' \(quoted(folder + "/\(index)-\(name).jpg"))")
+            }
+            bursts.append((Image(path: folder + "/\(index)-object-left.jpg", photo: index, kind: "object left"),
+                           Image(path: folder + "/\(index)-object-right.jpg", photo: index, kind: "object right")))
+        }
+        // Two at a time: the machine has two CPUs.
+        for pair in stride(from: 0, to: commands.count, by: 2) {
+            try Self.shell(commands[pair..<min(pair + 2, commands.count)].joined(separator: " &\n") + "\nwait")
+        }
+        // Stored turned a quarter clockwise; orientation 8 tells viewers to turn it back.
+        for path in rotated { try ExifTool.write(["Orientation#": "8"], to: path) }
+        for image in images + bursts.flatMap({ [$0.0, $0.1] }) {
+            guard FileManager.default.fileExists(atPath: image.path) else { throw TestSupportError.corpusFileMissing(path: image.path) }
+        }
+        self.images = images
+        self.bursts = bursts
+    }
+
+    private static func shell(_ script: String) throws {
+        let result = try ProcessRunner.run("bash", ["-c", "set -e\n" + script], timeout: 600)
+        guard result.exitCode == 0 else {
+            throw TestSupportError.launchFailed(executable: "convert", reason: result.stderrText)
+        }
+    }
+
+    /// The pHash the gallery computes for the file: from its upright 256-pixel thumbnail.
+    static func hash(_ path: String) throws -> PerceptualHash {
+        let decoded = try ImageDecoder.decode(fileAt: path, options: DecodeOptions(target: .longestEdge(256)))
+        return PerceptualHash(of: Thumbnailer(longestEdge: 256).render(decoded))
+    }
+}
