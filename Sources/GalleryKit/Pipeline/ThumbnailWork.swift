@@ -77,7 +77,7 @@ struct ThumbnailWork: Sendable {
     }
 
     /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`
-    /// (and a WebP or GIF `.webp` or `.gif`).
+    /// (and a WebP, GIF, HEIC or AVIF `.webp`, `.gif`, `.heic` or `.avif`).
     private func fixExtension(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> String {
         guard let format = ImageFormat.sniff(bytes), format.isDecodable else { return originalPath }
         let wanted = format.fileExtension

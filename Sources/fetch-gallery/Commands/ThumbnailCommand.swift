@@ -9,7 +9,7 @@ import Glibc
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make thumbnails of local JPEG, PNG, WebP and GIF files.",
+        abstract: "Make thumbnails of local JPEG, PNG, WebP, GIF, HEIC and AVIF files.",
         discussion: """
             Writes DIR/<name>.jpg for each input (DIR/<name>.png when the image has alpha; .png or .webp \
             for every input with --format png or webp), upright \
@@ -19,7 +19,7 @@ struct ThumbnailCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Image files (JPEG, PNG, WebP or GIF; the format is read from the bytes, not the name).")
+    @Argument(help: "Image files (JPEG, PNG, WebP, GIF, HEIC or AVIF; the format is read from the bytes, not the name).")
     var files: [String]
 
     @Option(name: .shortAndLong, help: "Folder for the thumbnails (created if missing).")
