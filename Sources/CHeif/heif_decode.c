@@ -105,6 +105,7 @@ static void read_profile(fg_heif *ctx, fg_heif_header *out) {
         return;
     }
     struct heif_color_profile_nclx *nclx = NULL;
+    // libheif 1.15 may hand out an allocated profile with an error (unknown primaries): freed either way.
     if (heif_image_handle_get_nclx_color_profile(ctx->primary, &nclx).code == heif_error_Ok && nclx) {
         out->profile = FG_HEIF_PROFILE_NCLX;
         out->nclx_primaries = nclx->color_primaries;
@@ -113,8 +114,8 @@ static void read_profile(fg_heif *ctx, fg_heif_header *out) {
                       nclx->color_primary_red_y, nclx->color_primary_green_x, nclx->color_primary_green_y,
                       nclx->color_primary_blue_x, nclx->color_primary_blue_y};
         memcpy(out->nclx_chromaticities, c, sizeof c);
-        heif_nclx_color_profile_free(nclx);
     }
+    if (nclx) heif_nclx_color_profile_free(nclx);
 }
 
 fg_status fg_heif_read_header(fg_heif *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
