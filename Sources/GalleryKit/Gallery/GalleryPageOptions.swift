@@ -6,10 +6,16 @@ public struct GalleryPageOptions: Sendable, Hashable {
     /// Show the EXIF GPS position on photo pages and in `gallery.json` (`--show-location`). Off by
     /// default: a photographer's home is often in it.
     public var showLocation: Bool
+    /// The longest edge of the display rendition a photo page shows instead of the original (which
+    /// stays linked): made from the same decode as the thumbnails, recorded among them under this size,
+    /// and never offered to the index cards. 0: none, the page offers the original (the command line's
+    /// `--display-size` defaults to 2048). Originals no larger are shown as they are.
+    public var displaySize: Int
 
-    /// Options with the defaults: 240 photos per index page, no location.
-    public init(photosPerIndexPage: Int = 240, showLocation: Bool = false) {
+    /// Options with the defaults: 240 photos per index page, no location, no display rendition.
+    public init(photosPerIndexPage: Int = 240, showLocation: Bool = false, displaySize: Int = 0) {
         self.photosPerIndexPage = max(1, photosPerIndexPage)
         self.showLocation = showLocation
+        self.displaySize = max(0, displaySize)
     }
 }

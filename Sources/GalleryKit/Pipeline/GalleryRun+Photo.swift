@@ -56,20 +56,32 @@ extension GalleryRun {
                (existing.path as NSString).pathExtension.lowercased() != wanted { return true }
             return Self.fileSize(job.folder + "/" + existing.path) == nil
         }
+        // The display rendition: wanted unless a thumbnail size is the same, or the recorded original is
+        // no larger (the page shows the original then); remade like a thumbnail when missing.
+        let displaySize = job.pageOptions.displaySize
+        var displayMissing = displaySize > 0 && !job.thumbnailSizes.contains(displaySize)
+        if displayMissing, let recorded, let width = recorded.width, let height = recorded.height,
+           max(width, height) <= displaySize { displayMissing = false }
+        if displayMissing, let existing = thumbnails[displaySize],
+           job.thumbnailFormat.fixedExtension.map({ (existing.path as NSString).pathExtension.lowercased() == $0 }) ?? true,
+           Self.fileSize(job.folder + "/" + existing.path) != nil { displayMissing = false }
         var made = 0
         // Stopping: no new decode work. A finished original stays on disk unjournaled; the next run
         // finds it complete (published by rename) and only makes its thumbnails.
         if isStopping || Task.isCancelled { return }
-        if recorded == nil || !missing.isEmpty {
+        if recorded == nil || !missing.isEmpty || displayMissing {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
                                                               webpQuality: job.webpQuality, decodeOptions: job.decodeOptions),
-                                     cache: cache, keepLocation: job.pageOptions.showLocation)
+                                     cache: cache, keepLocation: job.pageOptions.showLocation,
+                                     displaySize: displayMissing ? displaySize : nil)
             do {
                 let output = try await pool.run { () throws(PipelineError) in try work.run() }
                 if recorded == nil { try journal.append(.original(id: photo.id, file: output.original)) }
-                for file in output.thumbnails { try journal.append(.thumbnail(id: photo.id, file: file)) }
+                for file in output.thumbnails + (output.display.map { [$0] } ?? []) {
+                    try journal.append(.thumbnail(id: photo.id, file: file))
+                }
                 made = output.thumbnails.count
                 count { $0.thumbnailsMade += made }
             } catch let error as PipelineError {

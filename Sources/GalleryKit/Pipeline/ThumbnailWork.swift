@@ -1,7 +1,8 @@
 import Foundation
 
 /// The CPU part of one photo, run on the ``WorkerPool``: read the original, hash it, decode it once
-/// (reduced in the codec for the largest thumbnail), and write every missing thumbnail size.
+/// (reduced in the codec for the largest thumbnail or the display rendition), and write every missing
+/// thumbnail size and the display rendition.
 /// Upright thumbnails go through the decoded-image cache, keyed by the original's content hash.
 struct ThumbnailWork: Sendable {
     var folder: String
@@ -16,10 +17,15 @@ struct ThumbnailWork: Sendable {
     var cache: ImageCache
     /// Keep the EXIF GPS position (`--show-location`); dropped otherwise.
     var keepLocation = false
+    /// Make the display rendition, this many pixels on its longest edge, from the same decode (nil:
+    /// not wanted or already there). Not made when the original is no larger: the page shows the original.
+    var displaySize: Int? = nil
 
     struct Output: Sendable {
         var original: OriginalFile
         var thumbnails: [ThumbnailFile]
+        /// The display rendition, when one was made.
+        var display: ThumbnailFile? = nil
     }
 
     func run() throws(PipelineError) -> Output {
@@ -40,7 +46,7 @@ struct ThumbnailWork: Sendable {
             if bitmap == nil {
                 if decoded == nil {
                     var options = thumbnailer.decodeOptions
-                    options.target = .longestEdge(sizes.max() ?? size)
+                    options.target = .longestEdge(max(sizes.max() ?? size, displaySize ?? 0))
                     do { decoded = try ImageDecoder.decode(bytes, name: path, options: options) } catch {
                         throw .imaging(.decode(error))
                     }
@@ -56,6 +62,27 @@ struct ThumbnailWork: Sendable {
             let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
             do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
             made.append(ThumbnailFile(size: size, path: relative, width: bitmap!.width, height: bitmap!.height))
+        }
+        var display: ThumbnailFile?
+        if let displaySize {
+            if decoded == nil {
+                var options = thumbnailer.decodeOptions
+                options.target = .longestEdge(displaySize)
+                do { decoded = try ImageDecoder.decode(bytes, name: path, options: options) } catch {
+                    throw .imaging(.decode(error))
+                }
+            }
+            if max(decoded!.sourceWidth, decoded!.sourceHeight) > displaySize {
+                // Not cached: a 2048 px bitmap would push a hundred thumbnails out of the cache.
+                var sized = thumbnailer
+                sized.longestEdge = displaySize
+                let bitmap = sized.render(decoded!)
+                let encoded: EncodedImage
+                do { encoded = try thumbnailer.encode(bitmap, name: path) } catch { throw .imaging(error) }
+                let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: displaySize, extension: encoded.fileExtension)
+                do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+                display = ThumbnailFile(size: displaySize, path: relative, width: bitmap.width, height: bitmap.height)
+            }
         }
         // The upright size of the original: from the decode when there was one, else (every size a
         // cache hit, or none missing) from the header alone.
@@ -73,7 +100,7 @@ struct ThumbnailWork: Sendable {
         let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
                                     width: swap ? height : width, height: swap ? width : height,
                                     exif: keepLocation ? exif : exif?.withoutLocation)
-        return Output(original: original, thumbnails: made)
+        return Output(original: original, thumbnails: made, display: display)
     }
 
     /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`

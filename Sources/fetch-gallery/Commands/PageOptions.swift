@@ -10,9 +10,16 @@ struct PageOptions: ParsableArguments {
     @Option(name: .customLong("photos-per-page"), help: "Photos on one index page (index.html, index-2.html, ...).")
     var photosPerPage = GalleryPageOptions().photosPerIndexPage
 
+    @Option(name: .customLong("display-size"),
+            help: "Longest edge of the picture a photo page shows, made beside the thumbnails (the original stays linked on the page; 0: show the original itself).")
+    var displaySize = 2048
+
     func validate() throws {
         guard photosPerPage >= 1 else { throw ValidationError("--photos-per-page must be at least 1") }
+        guard displaySize >= 0 else { throw ValidationError("--display-size must be 0 (none) or a positive number of pixels") }
     }
 
-    var options: GalleryPageOptions { GalleryPageOptions(photosPerIndexPage: photosPerPage, showLocation: showLocation) }
+    var options: GalleryPageOptions {
+        GalleryPageOptions(photosPerIndexPage: photosPerPage, showLocation: showLocation, displaySize: displaySize)
+    }
 }

@@ -14,10 +14,10 @@ struct PhotoDetailPage {
         /// What the photo page shows of it (`src` and `srcset`), for the script to preload.
         var image: ShownImage?
 
-        init(_ entry: GalleryState.Entry) {
+        init(_ entry: GalleryState.Entry, displaySize: Int = 0) {
             path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
             name = GalleryDocument.displayName(entry.metadata.name)
-            image = ShownImage(entry)
+            image = ShownImage(entry, displaySize: displaySize)
         }
     }
 
@@ -30,6 +30,8 @@ struct PhotoDetailPage {
     var indexPath = GalleryNaming.indexPath
     /// Show the EXIF GPS position (`--show-location`).
     var showLocation = false
+    /// The display rendition's size (``GalleryPageOptions/displaySize``); 0: the original is shown.
+    var displaySize = 0
 
     /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
     static let depth = 2
@@ -47,7 +49,7 @@ struct PhotoDetailPage {
             ]),
             .element("h1", children: [GalleryDocument.isolated(name)]),
         ]
-        if let image = ShownImage(entry) {
+        if let image = ShownImage(entry, displaySize: displaySize) {
             body.append(.element("figure", attributes: ["class": "photo"], children: [image.node(alt: name, depth: Self.depth)]))
         }
         if previous != nil || next != nil {

@@ -1,7 +1,9 @@
-/// The image a photo page shows: the original as `src`, and every thumbnail plus the original in a
-/// `srcset` with width descriptors, so a phone gets a thumbnail and a large screen the original.
+/// The image a photo page shows: the display rendition (see ``GalleryPageOptions/displaySize``) as
+/// `src`, and every smaller thumbnail plus the display rendition in a `srcset` with width descriptors,
+/// so a phone gets a thumbnail and a large screen the display rendition. Without one (none wanted, or
+/// the original is no larger), the original takes its place.
 struct ShownImage: Equatable {
-    /// The original's path in the gallery.
+    /// The display rendition's or the original's path in the gallery.
     var src: String
     var width: Int?
     var height: Int?
@@ -16,7 +18,7 @@ struct ShownImage: Equatable {
     }
 
     /// The image of a finished photo; nil without an original.
-    init?(_ entry: GalleryState.Entry) {
+    init?(_ entry: GalleryState.Entry, displaySize: Int = 0) {
         guard let original = entry.original else { return nil }
         src = original.path
         width = original.width ?? entry.metadata.width
@@ -28,7 +30,13 @@ struct ShownImage: Equatable {
                   let (w, _) = GalleryDocument.dimensions(of: thumbnail, original: (width, height)), w < width else { return nil }
             return (thumbnail.path, w)
         }
-        candidates = thumbnails + [(original.path, width)]
+        if displaySize > 0, let display = entry.thumbnails[displaySize],
+           let shown = thumbnails.first(where: { $0.0 == display.path }) {
+            src = display.path
+            candidates = thumbnails.filter { $0.1 <= shown.1 }
+        } else {
+            candidates = thumbnails + [(original.path, width)]
+        }
     }
 
     static func == (a: ShownImage, b: ShownImage) -> Bool {

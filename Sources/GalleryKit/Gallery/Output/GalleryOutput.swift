@@ -52,8 +52,11 @@ final class GalleryOutput {
         try manifest.write((done + failed == 0 ? "\n" : ",\n") + indented)
         // Cards are NUL-separated: rendering turns every control character into U+FFFD.
         if entry.isComplete {
-            try doneCards.write(IndexPage.card(entry, position: done % perPage).render() + "\u{0}")
-            let previous = try flushPending(next: PhotoDetailPage.Neighbour(entry))
+            // Index cards get the thumbnails only, not the display rendition.
+            var card = entry
+            if options.displaySize > 0, card.thumbnails.count > 1 { card.thumbnails[options.displaySize] = nil }
+            try doneCards.write(IndexPage.card(card, position: done % perPage).render() + "\u{0}")
+            let previous = try flushPending(next: PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize))
             pending = (entry, comments, previous)
             done += 1
         } else {
@@ -68,11 +71,11 @@ final class GalleryOutput {
         let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
         let page = PhotoDetailPage(entry: entry, comments: comments, previous: previous, next: next,
                                    indexPath: IndexPage.path(page: (done - 1) / perPage + 1),
-                                   showLocation: options.showLocation)
+                                   showLocation: options.showLocation, displaySize: options.displaySize)
         try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
         pages.insert(path.hashValue)
         pending = nil
-        return PhotoDetailPage.Neighbour(entry)
+        return PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize)
     }
 
     /// Publishes the manifest, removes stale photo and index pages, then publishes the index pages.
