@@ -3,8 +3,10 @@
 // container's transformations (irot, imir, clap) itself while decoding; the EXIF orientation of a
 // HEIF file is therefore never applied again (HEIF says the transformations are authoritative).
 #include "cheif.h"
+#include "heif_internal.h"
 
 #include <libheif/heif.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,14 @@ static fg_status from_heif(fg_heif *ctx, struct heif_error error) {
     return fail(ctx, status, error.message ? error.message : "libheif failed");
 }
 
-fg_heif *fg_heif_create(void) { return calloc(1, sizeof(fg_heif)); }
+static pthread_once_t initialised = PTHREAD_ONCE_INIT;
+static void initialise(void) { heif_init(NULL); }
+void fg_heif_init_once(void) { pthread_once(&initialised, initialise); }
+
+fg_heif *fg_heif_create(void) {
+    fg_heif_init_once();
+    return calloc(1, sizeof(fg_heif));
+}
 
 void fg_heif_destroy(fg_heif *ctx) {
     if (!ctx) return;
@@ -92,6 +101,7 @@ static int boxes_run_past_end(const uint8_t *data, size_t len) {
 }
 
 int fg_heif_can_decode(int compression) {
+    fg_heif_init_once();
     return heif_have_decoder_for_format(compression == FG_HEIF_AV1 ? heif_compression_AV1 : heif_compression_HEVC);
 }
 

@@ -1,6 +1,7 @@
 // AVIF encoding through libheif's AV1 encoder (aom on Debian 12). libheif reports errors by return
 // values; Swift sees an fg_status, a message and a malloc'ed buffer.
 #include "cheif.h"
+#include "heif_internal.h"
 
 #include <libheif/heif.h>
 #include <stdio.h>
@@ -29,7 +30,10 @@ static struct heif_error append(struct heif_context *context, const void *data, 
     return ok;
 }
 
-int fg_heif_can_encode_avif(void) { return heif_have_encoder_for_format(heif_compression_AV1); }
+int fg_heif_can_encode_avif(void) {
+    fg_heif_init_once();
+    return heif_have_encoder_for_format(heif_compression_AV1);
+}
 
 void fg_heif_free(void *pointer) { free(pointer); }
 
@@ -42,7 +46,8 @@ fg_status fg_heif_encode_avif(const uint8_t *src, uint32_t width, uint32_t heigh
                               int quality, int speed, uint8_t **out, size_t *out_len, char *message, size_t cap) {
     *out = NULL;
     *out_len = 0;
-    if (!src || width == 0 || height == 0 || (channels != 3 && channels != 4) || stride < (size_t)width * channels) {
+    fg_heif_init_once();
+    if (!src || width == 0 || height == 0 || channels < 1 || channels > 4 || stride < (size_t)width * channels) {
         return fail(message, cap, FG_ERR_USAGE, "bad input bitmap for AVIF");
     }
     struct heif_context *context = heif_context_alloc();
@@ -50,15 +55,27 @@ fg_status fg_heif_encode_avif(const uint8_t *src, uint32_t width, uint32_t heigh
     struct heif_image *image = NULL;
     buffer written = {NULL, 0, 0};
     struct heif_error error = heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder);
+    int alpha = channels == 2 || channels == 4, out_channels = alpha ? 4 : 3;
     if (error.code == heif_error_Ok) {
         error = heif_image_create((int)width, (int)height, heif_colorspace_RGB,
-                                  channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image);
+                                  alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image);
     }
     if (error.code == heif_error_Ok) error = heif_image_add_plane(image, heif_channel_interleaved, (int)width, (int)height, 8);
     if (error.code == heif_error_Ok) {
         int plane_stride = 0;
         uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &plane_stride);
-        for (uint32_t y = 0; y < height; y++) memcpy(plane + (size_t)y * plane_stride, src + y * stride, (size_t)width * channels);
+        for (uint32_t y = 0; y < height; y++) {
+            const uint8_t *in = src + y * stride;
+            uint8_t *out = plane + (size_t)y * plane_stride;
+            if (channels >= 3) {
+                memcpy(out, in, (size_t)width * channels);
+            } else {  // grey (and alpha) stored as RGB(A)
+                for (uint32_t x = 0; x < width; x++, in += channels, out += out_channels) {
+                    out[0] = out[1] = out[2] = in[0];
+                    if (alpha) out[3] = in[1];
+                }
+            }
+        }
         error = heif_encoder_set_lossy_quality(encoder, quality);
     }
     if (error.code == heif_error_Ok) error = heif_encoder_set_parameter_integer(encoder, "speed", speed);

@@ -51,8 +51,9 @@ int fg_heif_can_decode(int compression);
 /// Whether libheif has an AV1 encoder (AVIF thumbnails).
 int fg_heif_can_encode_avif(void);
 
-/// Encodes 8-bit RGB or RGBA as an AVIF still image (quality 0...100; speed 0...10, faster when higher)
-/// into a malloc'ed buffer the caller frees with fg_heif_free.
+/// Encodes 8-bit grey, grey+alpha, RGB or RGBA (channels 1...4; grey is stored as RGB) as an AVIF still
+/// image, 4:2:0, one thread (quality 0...100; aom speed 0...9, faster when higher) into a malloc'ed
+/// buffer the caller frees with fg_heif_free.
 fg_status fg_heif_encode_avif(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
                               int quality, int speed, uint8_t **out, size_t *out_len, char *message, size_t cap);
 void fg_heif_free(void *pointer);

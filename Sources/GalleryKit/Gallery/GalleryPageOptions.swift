@@ -11,6 +11,11 @@ public struct GalleryPageOptions: Sendable, Hashable {
     /// and never offered to the index cards. 0: none, the page offers the original (the command line's
     /// `--display-size` defaults to 2048). Originals no larger are shown as they are.
     public var displaySize: Int
+    /// Other encodings of every thumbnail and display rendition (AVIF, WebP), offered in this order as
+    /// `<source>`s of a `<picture>` before the `<img>` of the thumbnails' own format, so a browser that
+    /// shows them loads the smaller file and every other browser the `<img>`. Set by the gallery run from
+    /// its ``GalleryJob/extraThumbnailFormats``; empty: plain `<img>`s.
+    public var sourceFormats: [ImageFormat] = []
 
     /// Options with the defaults: 240 photos per index page, no location, no display rendition.
     public init(photosPerIndexPage: Int = 240, showLocation: Bool = false, displaySize: Int = 0) {

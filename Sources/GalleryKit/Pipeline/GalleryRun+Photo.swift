@@ -54,7 +54,7 @@ extension GalleryRun {
             guard let existing = thumbnails[size] else { return true }
             if let wanted = job.thumbnailFormat.fixedExtension,
                (existing.path as NSString).pathExtension.lowercased() != wanted { return true }
-            return Self.fileSize(job.folder + "/" + existing.path) == nil
+            return Self.fileSize(job.folder + "/" + existing.path) == nil || !hasExtraFormats(existing)
         }
         // The display rendition: wanted unless a thumbnail size is the same, or the recorded original is
         // no larger (the page shows the original then); remade like a thumbnail when missing.
@@ -64,7 +64,7 @@ extension GalleryRun {
            max(width, height) <= displaySize { displayMissing = false }
         if displayMissing, let existing = thumbnails[displaySize],
            job.thumbnailFormat.fixedExtension.map({ (existing.path as NSString).pathExtension.lowercased() == $0 }) ?? true,
-           Self.fileSize(job.folder + "/" + existing.path) != nil { displayMissing = false }
+           Self.fileSize(job.folder + "/" + existing.path) != nil, hasExtraFormats(existing) { displayMissing = false }
         var made = 0
         // Stopping: no new decode work. A finished original stays on disk unjournaled; the next run
         // finds it complete (published by rename) and only makes its thumbnails.
@@ -73,9 +73,11 @@ extension GalleryRun {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
-                                                              webpQuality: job.webpQuality, decodeOptions: job.decodeOptions),
+                                                              webpQuality: job.webpQuality, avifQuality: job.avifQuality,
+                                                              avifSpeed: job.avifSpeed, decodeOptions: job.decodeOptions),
                                      cache: cache, keepLocation: job.pageOptions.showLocation,
-                                     displaySize: displayMissing ? displaySize : nil)
+                                     displaySize: displayMissing ? displaySize : nil,
+                                     extraFormats: job.extraThumbnailFormats)
             do {
                 let output = try await pool.run { () throws(PipelineError) in try work.run() }
                 if recorded == nil { try journal.append(.original(id: photo.id, file: output.original)) }
@@ -97,6 +99,13 @@ extension GalleryRun {
         }
         count { $0.photosOK += 1 }
         emit(.photoFinished(id: photo.id, name: photo.name, downloaded: downloaded, thumbnailsMade: made))
+    }
+
+    /// Whether every extra encoding (``GalleryJob/extraThumbnailFormats``) of a recorded thumbnail is on disk.
+    private func hasExtraFormats(_ thumbnail: ThumbnailFile) -> Bool {
+        job.extraThumbnailFormats.allSatisfy { format in
+            Self.fileSize(job.folder + "/" + PictureSources.path(thumbnail.path, as: format.resolved(hasAlpha: false))) != nil
+        }
     }
 
     private func fail(_ photo: Photo, url: String, _ error: PipelineError, journal: Journal) {

@@ -20,6 +20,8 @@ struct ThumbnailWork: Sendable {
     /// Make the display rendition, this many pixels on its longest edge, from the same decode (nil:
     /// not wanted or already there). Not made when the original is no larger: the page shows the original.
     var displaySize: Int? = nil
+    /// More encodings of each file made (``GalleryJob/extraThumbnailFormats``), written beside it.
+    var extraFormats: [ThumbnailFormat] = []
 
     struct Output: Sendable {
         var original: OriginalFile
@@ -61,6 +63,7 @@ struct ThumbnailWork: Sendable {
             do { encoded = try thumbnailer.encode(bitmap!, name: path) } catch { throw .imaging(error) }
             let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
             do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+            try writeExtraFormats(bitmap!, size: size, path: path)
             made.append(ThumbnailFile(size: size, path: relative, width: bitmap!.width, height: bitmap!.height))
         }
         var display: ThumbnailFile?
@@ -81,6 +84,7 @@ struct ThumbnailWork: Sendable {
                 do { encoded = try thumbnailer.encode(bitmap, name: path) } catch { throw .imaging(error) }
                 let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: displaySize, extension: encoded.fileExtension)
                 do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+                try writeExtraFormats(bitmap, size: displaySize, path: path)
                 display = ThumbnailFile(size: displaySize, path: relative, width: bitmap.width, height: bitmap.height)
             }
         }
@@ -101,6 +105,18 @@ struct ThumbnailWork: Sendable {
                                     width: swap ? height : width, height: swap ? width : height,
                                     exif: keepLocation ? exif : exif?.withoutLocation)
         return Output(original: original, thumbnails: made, display: display)
+    }
+
+    /// The other encodings of one thumbnail or display rendition, beside it under the same name.
+    private func writeExtraFormats(_ bitmap: Bitmap, size: Int, path: String) throws(PipelineError) {
+        for format in extraFormats {
+            var other = thumbnailer
+            other.format = format
+            let encoded: EncodedImage
+            do { encoded = try other.encode(bitmap, name: path) } catch { throw .imaging(error) }
+            let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
+            do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+        }
     }
 
     /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`

@@ -82,4 +82,38 @@ import Testing
         let page = try Self.text(dir.path + "/" + GalleryNaming.photoPagePath(id: photo.id, name: photo.name))
         #expect(page.contains("src=\"../../\(try #require(photo.original))\""))
     }
+
+    /// `--format avif,jpeg`: every thumbnail and rendition also as AVIF beside the JPEG, offered by a
+    /// `<source type="image/avif">` before the `<img>` on index cards and photo pages; not around an
+    /// original (it has no AVIF); a second run makes nothing, a deleted AVIF is made again.
+    @Test func avifSourcesComeBeforeTheJPEG() async throws {
+        let photos = [Self.photos()[0], Self.photos()[3]]
+        let api = try FakeAPI([photos])
+        let dir = try TempDirectory()
+        var job = Self.job(api, folder: dir.path, displaySize: 400)
+        job.extraThumbnailFormats = [.avif]
+        _ = try await PipelineKit.run(job)
+        let manifest = try PipelineKit.manifest(dir.path)
+        let big = try #require(manifest.photos.first { $0.id == 40 })
+        let (thumb, rendition) = (try #require(big.thumbnails["128"]), try #require(big.thumbnails["400"]))
+        let avif = (String(thumb.dropLast(3)) + "avif", String(rendition.dropLast(3)) + "avif")
+        for (file, width) in [(avif.0, 128), (avif.1, 400)] {
+            let decoded = try ImageDecoder.decode(fileAt: dir.path + "/" + file)
+            #expect(decoded.format == .avif && decoded.bitmap.width == width, "\(file)")
+        }
+        let index = try Self.text(dir.path + "/index.html")
+        #expect(index.contains("<picture><source type=\"image/avif\" srcset=\"\(avif.0)\"><img src=\"\(thumb)\""), "\(index)")
+        let page = try Self.text(dir.path + "/" + GalleryNaming.photoPagePath(id: 40, name: big.name))
+        #expect(page.contains("<picture><source type=\"image/avif\" srcset=\"../../\(avif.0) 128w, ../../\(avif.1) 400w\""), "\(page)")
+        #expect(page.contains("<img src=\"../../\(rendition)\""))
+        let small = try #require(manifest.photos.first { $0.id == 43 })
+        let smallPage = try Self.text(dir.path + "/" + GalleryNaming.photoPagePath(id: 43, name: small.name))
+        #expect(!smallPage.contains("<picture>"), "the original has no AVIF to offer")
+
+        let second = try await PipelineKit.run(job)
+        #expect(second.thumbnailsMade == 0)
+        try FileManager.default.removeItem(atPath: dir.path + "/" + avif.1)
+        _ = try await PipelineKit.run(job)
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/" + avif.1), "the deleted AVIF rendition was not made again")
+    }
 }

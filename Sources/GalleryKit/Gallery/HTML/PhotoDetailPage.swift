@@ -32,6 +32,8 @@ struct PhotoDetailPage {
     var showLocation = false
     /// The display rendition's size (``GalleryPageOptions/displaySize``); 0: the original is shown.
     var displaySize = 0
+    /// Other encodings of the thumbnails offered as `<source>`s (``GalleryPageOptions/sourceFormats``).
+    var sourceFormats: [ImageFormat] = []
 
     /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
     static let depth = 2
@@ -50,7 +52,7 @@ struct PhotoDetailPage {
             .element("h1", children: [GalleryDocument.isolated(name)]),
         ]
         if let image = ShownImage(entry, displaySize: displaySize) {
-            body.append(.element("figure", attributes: ["class": "photo"], children: [image.node(alt: name, depth: Self.depth)]))
+            body.append(.element("figure", attributes: ["class": "photo"], children: [image.node(alt: name, depth: Self.depth, sourceFormats: sourceFormats)]))
         }
         if previous != nil || next != nil {
             body.append(.element("nav", attributes: ["class": "pager", "aria-label": "Photos"], children: [

@@ -49,12 +49,15 @@ struct ShownImage: Equatable {
         return candidates.map { "\(SafeURL.relative($0.path, depth: depth)) \($0.width)w" }.joined(separator: ", ")
     }
 
-    /// The `<img>` element.
-    func node(alt: String, depth: Int) -> Node {
+    /// The `<img>` element, in a `<picture>` with a `<source>` per format of `sourceFormats` when every
+    /// candidate is a thumbnail or the display rendition (see ``PictureSources``).
+    func node(alt: String, depth: Int, sourceFormats: [ImageFormat] = []) -> Node {
         let srcset = srcset(depth: depth)
-        return .element("img", attributes: [
+        let img = Node.element("img", attributes: [
             "src": SafeURL.relative(src, depth: depth), "srcset": srcset, "sizes": srcset == nil ? nil : sizes,
             "alt": alt, "width": width.map(String.init), "height": height.map(String.init),
         ])
+        let shown = candidates.isEmpty ? [(path: src, width: width)] : candidates.map { (path: $0.path, width: Optional($0.width)) }
+        return PictureSources.wrap(img, candidates: shown, formats: sourceFormats, sizes: sizes, depth: depth)
     }
 }

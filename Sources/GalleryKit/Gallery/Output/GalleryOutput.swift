@@ -55,7 +55,7 @@ final class GalleryOutput {
             // Index cards get the thumbnails only, not the display rendition.
             var card = entry
             if options.displaySize > 0, card.thumbnails.count > 1 { card.thumbnails[options.displaySize] = nil }
-            try doneCards.write(IndexPage.card(card, position: done % perPage).render() + "\u{0}")
+            try doneCards.write(IndexPage.card(card, position: done % perPage, sourceFormats: options.sourceFormats).render() + "\u{0}")
             let previous = try flushPending(next: PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize))
             pending = (entry, comments, previous)
             done += 1
@@ -71,7 +71,8 @@ final class GalleryOutput {
         let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
         let page = PhotoDetailPage(entry: entry, comments: comments, previous: previous, next: next,
                                    indexPath: IndexPage.path(page: (done - 1) / perPage + 1),
-                                   showLocation: options.showLocation, displaySize: options.displaySize)
+                                   showLocation: options.showLocation, displaySize: options.displaySize,
+                                   sourceFormats: options.sourceFormats)
         try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
         pages.insert(path.hashValue)
         pending = nil
