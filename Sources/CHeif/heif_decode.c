@@ -16,6 +16,7 @@ struct fg_heif {
     struct heif_image_handle *primary;
     struct heif_image_handle *chosen;   // the primary image or a thumbnail (its own reference)
     uint8_t *icc;
+    uint8_t *repaired;                  // a copy of the data with a brand libheif accepts (see read_header)
     char message[256];
 };
 
@@ -57,6 +58,7 @@ void fg_heif_destroy(fg_heif *ctx) {
     if (ctx->primary) heif_image_handle_release(ctx->primary);
     if (ctx->context) heif_context_free(ctx->context);
     free(ctx->icc);
+    free(ctx->repaired);
     free(ctx);
 }
 
@@ -135,7 +137,22 @@ fg_status fg_heif_read_header(fg_heif *ctx, const uint8_t *data, size_t len, con
     if (len < 16) return fail(ctx, FG_ERR_TRUNCATED, "HEIF data ends early");
     out->compression = compression_from_brands(data, len);
     if (!(ctx->context = heif_context_alloc())) return fail(ctx, FG_ERR_NO_MEMORY, "libheif context");
-    fg_status status = from_heif(ctx, heif_context_read_from_memory_without_copy(ctx->context, data, len, NULL));
+    struct heif_error error = heif_context_read_from_memory_without_copy(ctx->context, data, len, NULL);
+    if (error.code == heif_error_Unsupported_filetype && out->compression != FG_HEIF_OTHER) {
+        // libheif wants 'avif', 'heic', 'mif1', ... among the ftyp's compatible brands; some writers list
+        // the codec's brand only as the major brand. libavif reads such files; so do we, from a copy
+        // whose first compatible brand is replaced by the major one (same length, no offset moves).
+        size_t ftyp = (size_t)data[0] << 24 | (size_t)data[1] << 16 | (size_t)data[2] << 8 | data[3];
+        if (ftyp >= 20 && ftyp <= len && (ctx->repaired = malloc(len))) {
+            memcpy(ctx->repaired, data, len);
+            memcpy(ctx->repaired + 16, data + 8, 4);
+            heif_context_free(ctx->context);
+            if (!(ctx->context = heif_context_alloc())) return fail(ctx, FG_ERR_NO_MEMORY, "libheif context");
+            error = heif_context_read_from_memory_without_copy(ctx->context, ctx->repaired, len, NULL);
+            out->repaired_brands = error.code == heif_error_Ok;
+        }
+    }
+    fg_status status = from_heif(ctx, error);
     if (status == FG_ERR_CORRUPT && boxes_run_past_end(data, len)) status = FG_ERR_TRUNCATED;
     if (status == FG_OK) status = from_heif(ctx, heif_context_get_primary_image_handle(ctx->context, &ctx->primary));
     if (status != FG_OK) return status;

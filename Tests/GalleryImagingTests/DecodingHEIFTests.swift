@@ -128,6 +128,17 @@ struct DecodingHEIFTests {
         #expect(wrong < 15, "PSNR \(wrong) against the photo mirrored")
     }
 
+    /// libheif refuses a file whose ftyp names its codec's brand only as the major brand ("File does not
+    /// include any supported brands"); libavif reads it, and so do we, from a copy with the brand listed.
+    @Test func majorBrandOnlyIsRead() throws {
+        let image = try Self.decode("heif/brands-major-only.avif")
+        #expect(image.format == .avif && image.bitmap.width == 600 && image.notes.contains(.heifBrandsRepaired))
+        #expect(DecodingFixtures.psnr(image.bitmap, try Self.source()) > 34)
+        _ = try DecodingFixtures.run("avifdec", [try Corpus.path("heif/brands-major-only.avif"),
+                                                 FileManager.default.temporaryDirectory.appendingPathComponent("fg-brands-\(UUID().uuidString).png").path])
+        #expect(!(try Self.decode("heif/photo.avif").notes.contains(.heifBrandsRepaired)))
+    }
+
     @Test func formatIsSniffedFromTheBytes() throws {
         #expect(ImageFormat.sniff(try Corpus.bytes("heif/photo.heic")) == .heic)
         #expect(ImageFormat.sniff(try Corpus.bytes("heif/photo.avif")) == .avif)

@@ -23,6 +23,7 @@ typedef struct {
     uint32_t icc_length;
     int nclx_primaries, nclx_transfer;  ///< CICP codes of an nclx 'colr' box (ITU-T H.273)
     float nclx_chromaticities[8];       ///< white x, y, red x, y, green x, y, blue x, y
+    int repaired_brands;        ///< libheif refused the ftyp's brands; read from a copy listing the major brand
 } fg_heif_header;
 
 typedef struct fg_heif fg_heif;

@@ -10,7 +10,9 @@ import CHeif
 /// target, that item is decoded instead of the 12-48 MP primary image. Otherwise the primary image is
 /// decoded at full size (libheif has no reduced decode) and the resampler does the rest. 10- and
 /// 12-bit images are rounded to 8 bits; the `colr` box's ICC profile or nclx primaries and transfer
-/// become the ``ColorProfile``.
+/// become the ``ColorProfile``. A file libheif refuses only because its `ftyp` lists the codec's brand
+/// as the major brand alone (libavif reads those) is read from a copy with that brand added
+/// (``DecodeNote/heifBrandsRepaired``).
 enum HEIFDecoder {
     /// A libheif context holding the parsed container; `body` runs with the header read and checked.
     private static func withHeader<T>(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions,
@@ -78,7 +80,8 @@ enum HEIFDecoder {
             return DecodedImage(bitmap: bitmap, format: self.format(header), sourceWidth: sw, sourceHeight: sh,
                                 orientation: .up, scaleDenominator: max(1, sw / max(Int(w), 1)), scansRead: nil,
                                 usedFastPath: isThumbnail != 0, colorProfile: profile,
-                                transform: color.transform, notes: color.note.map { [$0] } ?? [])
+                                transform: color.transform,
+                                notes: (header.repaired_brands != 0 ? [.heifBrandsRepaired] : []) + (color.note.map { [$0] } ?? []))
         }
     }
 

@@ -49,6 +49,19 @@ avifenc -s 8 --min 18 --max 28 --irot 3 "$work/six.jpg" exif-orientation-6.avif 
 avifenc -s 8 -l "$corpus/png-suite/basn6a08.png" alpha.avif >/dev/null
 heif-enc -q 90 "$corpus/png-suite/basn6a08.png" -o alpha.heic
 
+# Read although libheif refuses it: the ftyp names 'avif' only as the major brand (its compatible
+# 'avif' and 'mif1' overwritten with 'xxxx'); libavif's avifdec reads such a file.
+python3 - "$here" <<'PY'
+import os, sys
+here = sys.argv[1]
+data = bytearray(open(os.path.join(here, "photo.avif"), "rb").read())
+size = int.from_bytes(data[0:4], "big")
+for at in range(16, size, 4):
+    if data[at:at + 4] in (b"avif", b"mif1"):
+        data[at:at + 4] = b"xxxx"
+open(os.path.join(here, "brands-major-only.avif"), "wb").write(data)
+PY
+
 # Refused: cut in the middle of the image data; cut inside the meta box; the image data overwritten;
 # the primary image's ispe patched to 20000 x 20000 (400 MP, over the default 100 MP guard).
 head -c $(( $(stat -c %s photo.heic) / 2 )) photo.heic > x-truncated.heic
