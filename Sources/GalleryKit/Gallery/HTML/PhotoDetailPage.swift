@@ -114,11 +114,19 @@ struct PhotoDetailPage {
     }
 
     private func link(_ before: String, _ neighbour: Neighbour, _ rel: String, after: String) -> Node {
-        .element("a", attributes: [
-            "href": SafeURL.relative(neighbour.path, depth: Self.depth), "rel": rel, "class": rel,
-            "data-src": neighbour.image.map { SafeURL.relative($0.src, depth: Self.depth) },
-            "data-srcset": neighbour.image?.srcset(depth: Self.depth),
-            "data-sizes": neighbour.image?.srcset(depth: Self.depth) == nil ? nil : neighbour.image?.sizes,
-        ], children: [.text(before), GalleryDocument.isolated(neighbour.name), .text(after)])
+        var attributes: [(String, String?)] = [
+            ("href", SafeURL.relative(neighbour.path, depth: Self.depth)), ("rel", rel), ("class", rel),
+            ("data-src", neighbour.image.map { SafeURL.relative($0.src, depth: Self.depth) }),
+            ("data-srcset", neighbour.image?.srcset(depth: Self.depth)),
+            ("data-sizes", neighbour.image?.srcset(depth: Self.depth) == nil ? nil : neighbour.image?.sizes),
+        ]
+        // What the next page's <picture> offers first, so the script preloads the file it will show.
+        if let image = neighbour.image {
+            let shown = image.candidates.isEmpty ? [(path: image.src, width: image.width)]
+                : image.candidates.map { (path: $0.path, width: Optional($0.width)) }
+            let sources = PictureSources.dataAttributes(candidates: shown, formats: sourceFormats, depth: Self.depth)
+            for format in sourceFormats { attributes.append(("data-srcset-" + format.fileExtension, sources["data-srcset-" + format.fileExtension])) }
+        }
+        return .element("a", attributeList: attributes, children: [.text(before), GalleryDocument.isolated(neighbour.name), .text(after)])
     }
 }

@@ -22,6 +22,21 @@ enum PictureSources {
         return .element("picture", children: sources + [image])
     }
 
+    /// The `data-srcset-avif` (`-webp`) attributes of a link to a photo page, for the viewer script to
+    /// preload what that page's `<picture>` will show; empty where ``wrap`` would add no sources.
+    static func dataAttributes(candidates: [(path: String, width: Int?)], formats: [ImageFormat],
+                               depth: Int) -> [String: String] {
+        guard !formats.isEmpty, !candidates.isEmpty, candidates.allSatisfy({ $0.path.hasPrefix("thumbs/") }) else { return [:] }
+        var attributes: [String: String] = [:]
+        for format in formats {
+            attributes["data-srcset-" + format.fileExtension] = candidates.map { candidate in
+                let url = SafeURL.relative(path(candidate.path, as: format), depth: depth)
+                return candidates.count > 1 ? "\(url) \(candidate.width ?? 0)w" : url
+            }.joined(separator: ", ")
+        }
+        return attributes
+    }
+
     /// A thumbnail's path with another format's extension.
     static func path(_ thumbnail: String, as format: ImageFormat) -> String {
         let dot = thumbnail.lastIndex(of: ".").map { thumbnail[..<$0] } ?? Substring(thumbnail)
