@@ -29,6 +29,14 @@ struct EncodingOptions: ParsableArguments {
         /// The `<source>` formats, in the order given.
         var extras: [ThumbnailFormat] { formats.count == 1 ? [] : formats.filter { Self.modern.contains($0) } }
         static let modern: Set<ThumbnailFormat> = [.webp, .avif]
+
+        /// Several formats: one of auto, jpeg or png, and webp and/or avif, each once.
+        func validate() throws {
+            guard formats.count > 1 else { return }
+            guard Set(formats).count == formats.count, formats.filter({ !Self.modern.contains($0) }).count == 1 else {
+                throw ValidationError("--format with several formats takes one of auto, jpeg or png (what every browser shows) and webp and/or avif, e.g. avif,jpeg")
+            }
+        }
     }
 
     @Option(help: "JPEG quality (1-100).")
@@ -48,11 +56,6 @@ struct EncodingOptions: ParsableArguments {
         guard (0...100).contains(webpQuality) else { throw ValidationError("--webp-quality must be between 0 and 100") }
         guard (0...100).contains(avifQuality) else { throw ValidationError("--avif-quality must be between 0 and 100") }
         guard (0...9).contains(avifSpeed) else { throw ValidationError("--avif-speed must be between 0 and 9") }
-        if format.formats.count > 1 {
-            guard Set(format.formats).count == format.formats.count,
-                  format.formats.filter({ !FormatList.modern.contains($0) }).count == 1 else {
-                throw ValidationError("--format with several formats takes one of auto, jpeg or png (what every browser shows) and webp and/or avif, e.g. avif,jpeg")
-            }
-        }
+        try format.validate()
     }
 }
