@@ -79,6 +79,19 @@ struct DecodingHEIFTests {
         #expect(right > 34 && turned < 20 && flopped < 20, "PSNR \(right) turned and flipped, \(turned) turned, \(flopped) flopped")
     }
 
+    /// Link-U's conformance files (AOMediaCodec/av1-avif): each stores the picture turned or mirrored
+    /// and marks it to be shown as the original, so all decode to kimono.avif's picture (encoded apart:
+    /// about 35 dB); decoding without the transformations would not (a mirrored picture is under 20 dB).
+    @Test(arguments: ["rotate90", "rotate270", "mirror-horizontal", "mirror-vertical", "mirror-vertical.rotate270"])
+    func linkUTransformsShowTheOriginal(_ variant: String) throws {
+        let original = try Self.decode("avif-link-u/kimono.avif").bitmap
+        let image = try Self.decode("avif-link-u/kimono.\(variant).avif")
+        #expect(image.orientation == .up && image.bitmap.width == 722 && image.bitmap.height == 1024)
+        let psnr = DecodingFixtures.psnr(image.bitmap, original)
+        #expect(psnr > 33, "kimono.\(variant): PSNR \(psnr) against kimono.avif")
+        #expect(DecodingFixtures.psnr(image.bitmap.oriented(.upMirrored), original) < 20)
+    }
+
     /// A phone's file: irot holds the rotation and the EXIF block repeats it (Orientation 6). Applying
     /// both would show the photo on its side.
     @Test func exifOrientationIsNotAppliedOnTopOfIrot() throws {
