@@ -123,6 +123,8 @@ public enum GalleryNaming {
     /// Compatibility decomposition drops accents and unfolds ligatures and full-width forms;
     /// the few Latin letters that do not decompose are spelled out by hand.
     private static func fold(_ name: String) -> String {
+        // ASCII has no decomposition and nothing to spell out: most names skip the (costly) mapping.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name }
         var out = String.UnicodeScalarView()
         for scalar in name.decomposedStringWithCompatibilityMapping.unicodeScalars {
             // ASCII is neither a mark nor spelled out: skip both lookups for the common case.

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 
 /// Writes the human and machine views of a gallery folder from its `GalleryState`:
 /// `index.html`, one page per finished photo, and `gallery.json`.
@@ -15,6 +16,9 @@ public struct GalleryWriter: Sendable {
     public var source: String
     /// Index page size and what the photo pages show.
     public var pageOptions = GalleryPageOptions()
+    /// Where the pages are rendered, a batch at a time: every core by default; a run passes its
+    /// worker pool, so `--workers` bounds this work too.
+    public var parallel: any ParallelRunner = DispatchParallel()
 
     /// A writer for the gallery in `folder`, titled `title`; `source` names where the photos came from.
     public init(folder: String, title: String = "Gallery", source: String) {
@@ -31,7 +35,7 @@ public struct GalleryWriter: Sendable {
     ///   - generated: the time stamped into the manifest.
     public func write(_ state: GalleryState, comments: [Int: [Comment]] = [:], generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
-                                       options: pageOptions)
+                                       options: pageOptions, parallel: parallel)
         for entry in state.orderedEntries {
             try output.add(entry, comments: comments[entry.metadata.id] ?? [])
         }
@@ -48,8 +52,8 @@ public struct GalleryWriter: Sendable {
     public func write(_ journal: Journal, comments: (Int) -> [Comment] = { _ in [] },
                       generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
-                                       options: pageOptions)
-        try journal.forEachEntry { entry throws(GalleryError) in
+                                       options: pageOptions, parallel: parallel)
+        try journal.forEachEntry(parallel: parallel) { entry throws(GalleryError) in
             try output.add(entry, comments: comments(entry.metadata.id))
         }
         try output.finish()

@@ -3,7 +3,7 @@ import Foundation
 extension GalleryRun {
     /// Hands selected photos on, page by page, fetching the next page while this one's photos are
     /// taken; each photo waits for a permit, so the feed never runs far ahead of the downloads.
-    func feed(into feed: AsyncStream<SelectedPhoto>.Continuation, journal: Journal?) async {
+    func feed(into feed: AsyncStream<QueuedPhoto>.Continuation, journal: Journal?) async {
         defer { feed.finish() }
         switch job.source {
         case .urlList(let text, let name):
@@ -22,7 +22,7 @@ extension GalleryRun {
     /// server's latency, not their size, is what a re-run of a finished gallery waits on.
     static let pagesAhead = 3
 
-    private func feedPages(base: URL, key: String?, into feed: AsyncStream<SelectedPhoto>.Continuation,
+    private func feedPages(base: URL, key: String?, into feed: AsyncStream<QueuedPhoto>.Continuation,
                            journal: Journal?) async {
         let shard = job.shard ?? .whole
         var selector = PhotoSelector(pageLimit: job.pages, includeNSFW: job.includeNSFW, imageSize: job.imageSize,
@@ -100,17 +100,30 @@ extension GalleryRun {
     /// Gives photos to the consumer, one permit each; stops when the run is stopping. Each is
     /// journaled as seen here, in listing order, so the gallery keeps the API's order (the photo
     /// tasks start concurrently, and their own `seen` records would land in scheduling order).
-    func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<SelectedPhoto>.Continuation,
+    func hand(_ photos: [SelectedPhoto], to feed: AsyncStream<QueuedPhoto>.Continuation,
                       journal: Journal?) async {
         for photo in photos {
             guard await permits.acquire(), !isStopping else { return }
-            // A failure here is not lost: the photo task journals `seen` again and reports the error.
-            try? journal?.append(.seen(PhotoMetadata(photo)))
+            let isNew = journal.map { !$0.contains(photo.photo.id) } ?? true
+            // A failure here is not lost: the photo task journals `seen` itself and reports the error.
+            let journaled = (try? journal?.append(.seen(PhotoMetadata(photo)))) != nil && journal != nil
             count { $0.photosQueued += 1 }
             emit(.photoQueued(id: photo.photo.id, name: photo.photo.name))
-            feed.yield(photo)
+            feed.yield(QueuedPhoto(selected: photo, isNew: isNew, seenJournaled: journaled))
         }
     }
+}
+
+/// A photo handed from the feed to its task, with what the feed learnt of it in the journal.
+struct QueuedPhoto: Sendable {
+    var selected: SelectedPhoto
+    /// The journal held no record of the photo before this run queued it: nothing to read back.
+    var isNew: Bool
+    /// The feed journaled its `seen` record (the task does not write it again).
+    var seenJournaled: Bool
+}
+
+extension GalleryRun {
 
     /// One listing page, read through the 500px source (``FiveHundredPxSource``): transfer errors were
     /// already retried by the engine, rate limits waited out by the client, a request that failed for any

@@ -3,21 +3,29 @@ import Foundation
 extension GalleryRun {
     /// One photo: reuse or download the original, then make the missing thumbnails, journaling each
     /// step so nothing complete is done again by a later run.
-    func process(_ selected: SelectedPhoto, journal: Journal) async {
+    func process(_ queued: QueuedPhoto, journal: Journal) async {
+        let selected = queued.selected
         let photo = selected.photo
         let url = selected.imageURL.absoluteString
-        do {
-            try journal.append(.seen(PhotoMetadata(selected)))
-        } catch {
-            return fail(photo, url: url, .gallery(error), journal: journal)
+        if !queued.seenJournaled {
+            do {
+                try journal.append(.seen(PhotoMetadata(selected)))
+            } catch {
+                return fail(photo, url: url, .gallery(error), journal: journal)
+            }
         }
         // This photo's entry only: a copy of the whole state would make the next append copy every entry.
-        let entry = journal.entry(of: photo.id)
+        // A photo new to the journal has nothing recorded but its `seen`: its entry is not read back.
+        let entry = queued.isNew ? nil : journal.entry(of: photo.id)
         // A journaled original whose file vanished or changed size is not trusted.
         let recorded = entry?.originalOnDisk(in: job.folder)
         let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: job.folder)
 
         var downloaded: Int64 = 0
+        // A small original arrives whole in memory and is handed to the worker unwritten: the thread
+        // that hashes and decodes it writes it too, so this task (on Swift's few cooperative threads)
+        // only waits.
+        var body: UnpublishedDownload?
         if recorded == nil {
             guard !isStopping, !Task.isCancelled else { return }
             let destination = job.folder + "/" + originalPath
@@ -31,8 +39,11 @@ extension GalleryRun {
                     .map { job.folder + "/" + $0.stagingFolder + "/" + (originalPath as NSString).lastPathComponent }
                 if Self.fileSize(staging ?? destination) == nil {
                     do {
-                        let result = try await engine.download(DownloadRequest(url: url, destination: staging ?? destination,
-                                                                                   expectImage: true, addressPolicy: imageAddressPolicy))
+                        var request = DownloadRequest(url: url, destination: staging ?? destination,
+                                                      expectImage: true, addressPolicy: imageAddressPolicy)
+                        request.leavesSmallBodyUnpublished = true
+                        let result = try await engine.download(request)
+                        body = result.unpublished
                         downloaded = result.bytes - result.resumedFrom
                         count { $0.bytesDownloaded += downloaded }
                         if photo.downloadPing != nil { await reportDownload(of: photo) }
@@ -41,7 +52,9 @@ extension GalleryRun {
                         return fail(photo, url: url, .transfer(error), journal: journal)
                     }
                 }
-                if let staging {
+                // A shard's complete file moves from its staging folder (one still in memory is
+                // published straight to its place: it has no partial to keep apart).
+                if let staging, body == nil {
                     do { try POSIX.rename(staging, destination) } catch {
                         return fail(photo, url: url, .gallery(error), journal: journal)
                     }
@@ -66,23 +79,28 @@ extension GalleryRun {
            job.thumbnailFormat.fixedExtension.map({ (existing.path as NSString).pathExtension.lowercased() == $0 }) ?? true,
            Self.fileSize(job.folder + "/" + existing.path) != nil, hasExtraFormats(existing) { displayMissing = false }
         var made = 0
-        // Stopping: no new decode work. A finished original stays on disk unjournaled; the next run
-        // finds it complete (published by rename) and only makes its thumbnails.
-        if isStopping || Task.isCancelled { return }
+        // Stopping: no new decode work. A finished original stays on disk unjournaled (one still in
+        // memory is written now); the next run finds it complete and only makes its thumbnails.
+        func keepOriginal() { _ = try? body?.publish(to: job.folder + "/" + originalPath) }
+        if isStopping || Task.isCancelled { return keepOriginal() }
         if recorded == nil || !missing.isEmpty || displayMissing {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
                                                               webpQuality: job.webpQuality, avifQuality: job.avifQuality,
                                                               avifSpeed: job.avifSpeed, decodeOptions: job.decodeOptions),
-                                     cache: cache, keepLocation: job.pageOptions.showLocation,
+                                     cache: cache, keepLocation: job.pageOptions.showLocation, body: body,
                                      displaySize: displayMissing ? displaySize : nil,
                                      extraFormats: job.extraThumbnailFormats)
+            let id = photo.id, journalOriginal = recorded == nil
             do {
-                let output = try await pool.run { () throws(PipelineError) in try work.run() }
-                if recorded == nil { try journal.append(.original(id: photo.id, file: output.original)) }
-                for file in output.thumbnails + (output.display.map { [$0] } ?? []) {
-                    try journal.append(.thumbnail(id: photo.id, file: file))
+                // The worker journals what it made too (the display rendition among the thumbnails), in one write.
+                let output = try await pool.run { () throws(PipelineError) in
+                    let output = try work.run()
+                    var records = (output.thumbnails + (output.display.map { [$0] } ?? [])).map { JournalRecord.thumbnail(id: id, file: $0) }
+                    if journalOriginal { records.insert(.original(id: id, file: output.original), at: 0) }
+                    do throws(GalleryError) { try journal.append(contentsOf: records) } catch { throw .gallery(error) }
+                    return output
                 }
                 made = output.thumbnails.count
                 count { $0.thumbnailsMade += made }
@@ -91,7 +109,7 @@ extension GalleryRun {
             } catch let error as GalleryError {
                 return fail(photo, url: url, .gallery(error), journal: journal)
             } catch {
-                return  // the pool stopped: the run is ending
+                return keepOriginal()  // the pool stopped before taking the work: the run is ending
             }
         }
         if job.comments, case .api(let base, _) = job.source {
@@ -128,8 +146,10 @@ extension GalleryRun {
     static func originalPath(of selected: SelectedPhoto, in folder: String) -> String {
         let (id, name, ext) = (selected.photo.id, selected.photo.name, fileExtension(of: selected.imageURL))
         let path = GalleryNaming.originalPath(id: id, name: name, extension: ext)
-        let legacy = GalleryNaming.legacyOriginalPath(id: id, name: name, extension: ext)
-        return fileSize(folder + "/" + path) == nil && fileSize(folder + "/" + legacy) != nil ? legacy : path
+        guard fileSize(folder + "/" + path) == nil else { return path }
+        // The two paths share their file name: "photos/BBB/NAME" and "photos/NAME".
+        let legacy = "photos/" + (path as NSString).lastPathComponent
+        return fileSize(folder + "/" + legacy) != nil ? legacy : path
     }
 
     /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);

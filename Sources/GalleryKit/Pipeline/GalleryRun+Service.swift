@@ -8,7 +8,7 @@ extension GalleryRun {
     /// batch failing means the source could not be read at all (exit status 3); a spent rate-limit
     /// budget stops the source with ``GalleryRunSummary/sourceStopped`` (also status 3), keeping every
     /// photo handed on so far.
-    func feedBatches(of source: any PhotoSource, into feed: AsyncStream<SelectedPhoto>.Continuation,
+    func feedBatches(of source: any PhotoSource, into feed: AsyncStream<QueuedPhoto>.Continuation,
                      journal: Journal?) async {
         var selector = PhotoSelector(pageLimit: .max, includeNSFW: job.includeNSFW, imageSize: job.imageSize)
         var cursor: SourceCursor? = source.firstCursor

@@ -6,7 +6,7 @@ extension GalleryRun {
     /// counts the usable lines and collects the rejected ones (for the one "page" event a list makes);
     /// the second hands the photos on. Each line is a "page" of its own (line + 1), which orders the
     /// photos when shards are merged.
-    func feedURLList(_ text: String, name: String, into feed: AsyncStream<SelectedPhoto>.Continuation,
+    func feedURLList(_ text: String, name: String, into feed: AsyncStream<QueuedPhoto>.Continuation,
                      journal: Journal?) async {
         let shard = job.shard ?? .whole
         var ids: Set<Int> = []

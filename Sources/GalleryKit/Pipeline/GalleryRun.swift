@@ -95,7 +95,7 @@ public final class GalleryRun: Sendable {
             // Running again: the shard is not done until this run writes its part.
             if let layout { unlink(job.folder + "/" + layout.summaryPath) }
         } catch { throw .gallery(error) }
-        let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
+        let (photos, feed) = AsyncStream<QueuedPhoto>.makeStream()
         // An unstructured task, kept where requestStop() can cancel it: cancelling it cancels the
         // feed and every photo task (their downloads end as `.cancelled`, partials kept).
         // A discarding group: a plain task group keeps every finished child until its result is
@@ -127,13 +127,14 @@ public final class GalleryRun: Sendable {
             if let layout {
                 // An interrupted shard is not done: it leaves no part, and its journal resumes it.
                 if !result.interrupted {
-                    try ShardPartWriter(layout: layout, source: job.sourceDescription)
+                    try ShardPartWriter(layout: layout, source: job.sourceDescription, parallel: pool)
                         .write(journal, comments: { spill?.comments(of: $0) }, run: result, started: started)
                 }
             } else {
                 var writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
                 writer.pageOptions = job.pageOptions
                 writer.pageOptions.sourceFormats = job.extraThumbnailFormats.map { $0.resolved(hasAlpha: false) }
+                writer.parallel = pool
                 try writer.write(journal, comments: { spill?.comments(of: $0) ?? [] })
             }
         } catch { throw .gallery(error) }

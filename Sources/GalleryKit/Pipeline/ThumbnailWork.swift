@@ -30,16 +30,28 @@ struct ThumbnailWork: Sendable {
         var display: ThumbnailFile? = nil
     }
 
+    /// The original just downloaded, whole in memory and not yet written: this work publishes it
+    /// (under the name its bytes call for) and reads it from memory. Nil: the original is on disk.
+    var body: UnpublishedDownload?
+
     func run() throws(PipelineError) -> Output {
+        if let body {
+            // Array's withUnsafeBytes rethrows untyped errors: the typed one comes out as a Result.
+            let result = body.bytes.withUnsafeBytes { bytes -> Result<Output, PipelineError> in
+                let path = fixedPath(bytes)
+                do throws(TransferError) { try body.publish(to: folder + "/" + path) } catch { return .failure(.transfer(error)) }
+                do throws(PipelineError) { return .success(try run(bytes, path: path)) } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
         let file: MappedFile
         do { file = try MappedFile(path: folder + "/" + originalPath) } catch { throw .imaging(.decode(error)) }
-        return try file.withUnsafeBytes { (bytes) throws(PipelineError) in try run(bytes) }
+        return try file.withUnsafeBytes { (bytes) throws(PipelineError) in try run(bytes, path: try fixExtension(bytes)) }
     }
 
-    /// The work on the original's bytes (mapped, not copied: see ``MappedFile``).
-    private func run(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> Output {
+    /// The work on the original's bytes (in memory, or mapped, not copied: see ``MappedFile``), at `path`.
+    private func run(_ bytes: UnsafeRawBufferPointer, path: String) throws(PipelineError) -> Output {
         let sha = knownSHA256 ?? SHA256.hex(bytes)
-        let path = try fixExtension(bytes)
         var decoded: DecodedImage?
         var made: [ThumbnailFile] = []
         for size in sizes.sorted(by: >) {
@@ -122,16 +134,23 @@ struct ThumbnailWork: Sendable {
     /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`
     /// (and a WebP, GIF, HEIC or AVIF `.webp`, `.gif`, `.heic` or `.avif`).
     private func fixExtension(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> String {
+        let renamed = fixedPath(bytes)
+        guard renamed != originalPath else { return originalPath }
+        guard rename(folder + "/" + originalPath, folder + "/" + renamed) == 0 else {
+            throw .gallery(.system(call: "rename", path: folder + "/" + renamed, errno: errno))
+        }
+        return renamed
+    }
+
+    /// Where the original belongs given its bytes: `originalPath`, or the same name beside it with the
+    /// extension of the format the bytes are.
+    private func fixedPath(_ bytes: UnsafeRawBufferPointer) -> String {
         guard let format = ImageFormat.sniff(bytes), format.isDecodable else { return originalPath }
         let wanted = format.fileExtension
         let current = (originalPath as NSString).pathExtension.lowercased()
         guard current != wanted && !(current == "jpeg" && wanted == "jpg") else { return originalPath }
         // Beside the original, in whichever layout it is.
-        let renamed = (originalPath as NSString).deletingLastPathComponent + "/"
+        return (originalPath as NSString).deletingLastPathComponent + "/"
             + (GalleryNaming.originalPath(id: id, name: name, extension: wanted) as NSString).lastPathComponent
-        guard rename(folder + "/" + originalPath, folder + "/" + renamed) == 0 else {
-            throw .gallery(.system(call: "rename", path: folder + "/" + renamed, errno: errno))
-        }
-        return renamed
     }
 }

@@ -4,8 +4,9 @@ import Synchronization
 
 /// A fixed set of threads for CPU-bound work (decode, scale, encode, hash), so that long C calls
 /// never occupy Swift's cooperative pool, where the download stage's continuations run.
-/// Work waits in a FIFO queue; `run` suspends the calling task until its work is done.
-public final class WorkerPool: Sendable {
+/// Work waits in a FIFO queue; `run` suspends the calling task until its work is done, and `map`
+/// spreads a batch of items over the threads (the gallery's pages at the end of a run).
+public final class WorkerPool: ParallelRunner {
     private struct State {
         var queue: [@Sendable () -> Void] = []
         var head = 0
@@ -16,6 +17,8 @@ public final class WorkerPool: Sendable {
     private final class Shared: Sendable {
         let state = Locked(State())
         let available = DispatchSemaphore(value: 0)
+        /// The pool's own threads, so that `map` can refuse to be called from one (it would wait on itself).
+        let threads = Locked<Set<UInt>>([])
     }
 
     private let shared = Shared()
@@ -26,12 +29,16 @@ public final class WorkerPool: Sendable {
     public init(threads: Int) {
         width = max(1, threads)
         for index in 0..<width {
-            let thread = Thread { [shared] in
+            NamedThread.start("fg-work-\(index)") { [shared] in
+                shared.threads.withLock { _ = $0.insert(UInt(pthread_self())) }
                 while true {
                     shared.available.wait()
                     let job: (@Sendable () -> Void)? = shared.state.withLock { s in
                         guard s.head < s.queue.count else { return nil }
                         let job = s.queue[s.head]
+                        // Dropped from the queue now, not at the next trim: a job's closure holds what it
+                        // captured (a run's journal, whose lock a next run in the process waits for).
+                        s.queue[s.head] = Self.taken
                         s.head += 1
                         if s.head > 1024 && s.head * 2 > s.queue.count {
                             s.queue.removeFirst(s.head)
@@ -43,12 +50,13 @@ public final class WorkerPool: Sendable {
                     job()
                 }
             }
-            thread.name = "fetch-gallery-worker-\(index)"
-            thread.start()
         }
     }
 
     deinit { shutdown() }
+
+    /// What stands in the queue for a job a thread has taken.
+    private static let taken: @Sendable () -> Void = {}
 
     /// Lets the threads finish what is queued, then end.
     public func shutdown() {
@@ -57,6 +65,41 @@ public final class WorkerPool: Sendable {
             return !s.stopped
         }
         if first { for _ in 0..<width { shared.available.signal() } }
+    }
+
+    /// Runs `transform` for every index on the pool's threads (each takes the next index until none is
+    /// left) and returns the results in order, blocking the calling thread meanwhile. Not for a pool
+    /// thread itself. A stopped pool runs them on the calling thread.
+    public func map<T>(_ count: Int, _ transform: @escaping @Sendable (Int) -> T) -> [T] {
+        guard count > 1 else { return (0..<count).map(transform) }
+        precondition(!shared.threads.withLock { $0.contains(UInt(pthread_self())) },
+                     "WorkerPool.map called from one of its own threads")
+        let next = Counter()
+        let finished = DispatchGroup()
+        return ParallelSlots.fill(count) { slots in
+            let job: @Sendable () -> Void = {
+                while case let index = next.take(), index < count {
+                    slots.initialize(index, to: transform(index))
+                }
+                finished.leave()
+            }
+            for _ in 0..<min(width, count) {
+                finished.enter()
+                if !enqueue(job) { job() }
+            }
+            finished.wait()
+        }
+    }
+
+    /// Queues `job` for a thread; false when the pool has stopped.
+    private func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = shared.state.withLock { s -> Bool in
+            guard !s.stopped else { return false }
+            s.queue.append(job)
+            return true
+        }
+        if accepted { shared.available.signal() }
+        return accepted
     }
 
     /// Runs `work` on a pool thread and returns its result. If the calling task is cancelled before
@@ -70,12 +113,7 @@ public final class WorkerPool: Sendable {
                     if cancelled.isSet { return continuation.resume(throwing: CancellationError()) }
                     continuation.resume(with: Result { try work() })
                 }
-                let accepted = shared.state.withLock { s -> Bool in
-                    guard !s.stopped else { return false }
-                    s.queue.append(job)
-                    return true
-                }
-                if accepted { shared.available.signal() } else { continuation.resume(throwing: CancellationError()) }
+                if !enqueue(job) { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
             cancelled.set()
@@ -88,4 +126,10 @@ private final class CancelFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     var isSet: Bool { flag.load(ordering: .acquiring) }
     func set() { flag.store(true, ordering: .releasing) }
+}
+
+/// The next index of a ``WorkerPool/map(_:_:)``, shared by its threads.
+private final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

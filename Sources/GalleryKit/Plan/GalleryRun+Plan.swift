@@ -17,13 +17,13 @@ extension GalleryRun {
             try file.write(try Self.planLine(PlanFile.HeaderLine(plan: .init(source: job.sourceDescription,
                                                                                   version: PlanFile.version))))
         } catch { throw .gallery(error) }
-        let (photos, feed) = AsyncStream<SelectedPhoto>.makeStream()
+        let (photos, feed) = AsyncStream<QueuedPhoto>.makeStream()
         let feeding = Task { await self.feed(into: feed, journal: nil) }
         var written = 0
         var failure: GalleryError?
         for await photo in photos {
             if failure == nil {
-                do { try file.write(try Self.planLine(PlannedPhoto(photo))) } catch {
+                do { try file.write(try Self.planLine(PlannedPhoto(photo.selected))) } catch {
                     failure = error
                     requestStop()
                 }
@@ -49,7 +49,7 @@ extension GalleryRun {
 
     /// The plan's photos (lines i with i mod N == K of a shard): the whole file is read and checked
     /// first, so a damaged plan stops the run before anything is fetched, naming the file and line.
-    func feedPlan(_ path: String, into feed: AsyncStream<SelectedPhoto>.Continuation, journal: Journal?) async {
+    func feedPlan(_ path: String, into feed: AsyncStream<QueuedPhoto>.Continuation, journal: Journal?) async {
         let shard = job.shard ?? .whole
         var owned = 0
         do throws(PlanError) {

@@ -1,11 +1,14 @@
 import Foundation
 import Glibc
+import GallerySync
 
 /// Writes a finished shard's part of the manifest: its photo lines, then its summary, each
 /// published whole by rename, the summary last so that its presence means the part is complete.
 struct ShardPartWriter {
     var layout: ShardLayout
     var source: String
+    /// Decodes the journal's entries (a run passes its worker pool).
+    var parallel: any ParallelRunner = DispatchParallel()
 
     /// Writes the part for `journal` (the shard's journal, read one entry at a time), with the comments
     /// of each photo and the counts of the run that finished the shard, started at `started`.
@@ -22,7 +25,7 @@ struct ShardPartWriter {
             durationSeconds: (finished.timeIntervalSince(started) * 1000).rounded() / 1000,
             failuresByReason: [:], sourceError: run.sourceError)
         // By page (stable): a journal resumed after the listing changed may have seen pages out of order.
-        try journal.forEachEntry(byPage: true) { entry throws(GalleryError) in
+        try journal.forEachEntry(byPage: true, parallel: parallel) { entry throws(GalleryError) in
             let line = ShardPhoto(entry, comments: comments(entry.metadata.id))
             do {
                 try lines.write(Array(try encoder.encode(line)) + [UInt8(ascii: "\n")])

@@ -12,6 +12,9 @@ public struct DownloadRequest: Sendable {
     public var durable: Bool?
     /// Which addresses this download (and its redirects) may connect to.
     public var addressPolicy: AddressPolicy
+    /// Return a body that arrived whole in memory unwritten, in ``DownloadResult/unpublished``, for the
+    /// caller to publish where it uses the bytes (see ``UnpublishedDownload``). Off by default.
+    public var leavesSmallBodyUnpublished = false
 
     /// A download of `url` to `destination`.
     public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,
@@ -37,4 +40,7 @@ public struct DownloadResult: Sendable {
     public var resumedFrom: Int64
     /// Timings and byte counts over all attempts.
     public var metrics: TransferMetrics
+    /// The body, when it is not written yet (``DownloadRequest/leavesSmallBodyUnpublished``): nothing is
+    /// at ``path`` until it is published.
+    public var unpublished: UnpublishedDownload?
 }

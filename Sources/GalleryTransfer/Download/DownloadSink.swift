@@ -113,8 +113,9 @@ final class DownloadSink: BodySink {
         paths.removeAll()
     }
 
-    /// Verifies the length and moves the complete file into place atomically.
-    func complete() throws(TransferError) -> Int64 {
+    /// Verifies the length and moves the complete file into place atomically; with `leaveUnpublished`,
+    /// a body held whole in memory (no partial of an earlier attempt on record) is handed back instead.
+    func complete(leaveUnpublished: Bool = false) throws(TransferError) -> (bytes: Int64, unpublished: UnpublishedDownload?) {
         if let expectedTotal, held != expectedTotal {
             if held < expectedTotal {
                 keepForResume()
@@ -123,11 +124,15 @@ final class DownloadSink: BodySink {
             discard()
             throw TransferError(url: url, reason: .resumeRejected("received \(held) bytes, expected \(expectedTotal)"))
         }
+        if leaveUnpublished, file == nil, !sidecarMayExist {
+            defer { buffer = [] }
+            return (held, UnpublishedDownload(bytes: buffer, destination: paths.destination, durable: durable))
+        }
         do throws(TransferError) {
             // A body held in memory with no earlier partial on record goes straight to its name.
             if file == nil, !sidecarMayExist, try AnonymousFile.publish(buffer, to: paths.destination, durable: durable) {
                 buffer = []
-                return held
+                return (held, nil)
             }
             if file == nil {
                 let f = try PartFile(path: paths.part, truncate: true)
@@ -144,7 +149,7 @@ final class DownloadSink: BodySink {
             e.url = url
             throw e
         }
-        return held
+        return (held, nil)
     }
 
     /// Renames `NAME.part` to `NAME` (atomic on one filesystem) and drops the sidecar.

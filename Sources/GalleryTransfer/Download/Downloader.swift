@@ -10,25 +10,27 @@ extension TransferEngine {
         let durable = request.durable ?? configuration.durable
         let id = nextID()
         let (done, metrics) = try await withRetries(url: request.url, id: id) {
-            (number: Int, remaining: Double, metrics: inout TransferMetrics) async -> AttemptStep<Completed> in
+            (number: Int, remaining: Double, lane: Lane, metrics: inout TransferMetrics) async -> AttemptStep<Completed> in
             await attemptDownload(request, paths: paths, durable: durable, id: id, number: number,
-                                  remaining: remaining, metrics: &metrics)
+                                  remaining: remaining, lane: lane, metrics: &metrics)
         }
         var m = metrics
         m.resumedFrom = done.resumedFrom
         return DownloadResult(url: request.url, path: request.destination, bytes: done.bytes,
-                              resumedFrom: done.resumedFrom, metrics: m)
+                              resumedFrom: done.resumedFrom, metrics: m, unpublished: done.unpublished)
     }
 
     /// The value of a successful attempt: the file size and how much of it was already on disk.
     struct Completed: Sendable {
         var bytes: Int64
         var resumedFrom: Int64
+        var unpublished: UnpublishedDownload?
     }
 
     /// One attempt: plan from what is on disk, ask (with Range/If-Range when resuming), then conclude.
     private func attemptDownload(_ request: DownloadRequest, paths: PartPaths, durable: Bool, id: TransferID,
-                                 number: Int, remaining: Double, metrics: inout TransferMetrics) async -> AttemptStep<Completed> {
+                                 number: Int, remaining: Double, lane: Lane,
+                                 metrics: inout TransferMetrics) async -> AttemptStep<Completed> {
         let local = paths.loadLocal()
         let plan = ResumePlan.make(local: local, url: request.url)
         var http = HTTPRequest(url: request.url, headers: request.headers, addressPolicy: request.addressPolicy)
@@ -49,15 +51,16 @@ extension TransferEngine {
                                                     resumedFrom: offset, attempt: number))
             }
         }
-        let outcome = await perform(attemptSpec, sink: sink, onProgress: progress)
+        let outcome = await perform(attemptSpec, sink: sink, lane: lane, onProgress: progress)
         metrics.lastAttempt = outcome.metrics
         metrics.bytesReceived += outcome.bodyBytes
-        return conclude(outcome, sink: sink, plan: plan, url: request.url, attempt: number)
+        return conclude(outcome, sink: sink, plan: plan, url: request.url, attempt: number,
+                        leaveUnpublished: request.leavesSmallBodyUnpublished)
     }
 
     /// Decides, after an attempt, between publishing, keeping the partial for a retry, or discarding it.
     private func conclude(_ outcome: AttemptOutcome, sink: DownloadSink, plan: ResumePlan, url: String,
-                          attempt: Int) -> AttemptStep<Completed> {
+                          attempt: Int, leaveUnpublished: Bool) -> AttemptStep<Completed> {
         if let error = error(for: outcome, url: url, attempt: attempt) {
             switch error.reason {
             case .resumeRejected:
@@ -99,8 +102,8 @@ extension TransferEngine {
             return .retry(e, retryAfter: head.headers["Retry-After"])
         }
         do throws(TransferError) {
-            let bytes = try sink.complete()
-            return .done(Completed(bytes: bytes, resumedFrom: sink.progressBase))
+            let (bytes, unpublished) = try sink.complete(leaveUnpublished: leaveUnpublished)
+            return .done(Completed(bytes: bytes, resumedFrom: sink.progressBase, unpublished: unpublished))
         } catch {
             var e = error
             e.status = head.status

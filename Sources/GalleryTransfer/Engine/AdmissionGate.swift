@@ -3,17 +3,34 @@ import GallerySync
 /// Our own admission queue: at most `total` transfers run, at most `perHost` per host. Waiting transfers are
 /// not yet inside libcurl, so their timeouts do not tick while they queue. FIFO, skipping waiters whose host
 /// is full so one busy host does not block the others.
+///
+/// An admitted transfer holds one of its host's `perHost` numbered slots: the first free one from a
+/// starting point that moves on with every admission, so that a host's transfers go round its slots, and so
+/// round the loops, even when they come one at a time. The engine
+/// maps a slot to a transfer loop, always the same loop for the same host and slot, so each loop opens
+/// at most as many connections to a host as it has slots of that host: all loops together, `perHost`.
 final class AdmissionGate: Sendable {
     private struct Waiter {
         let host: String
-        let continuation: HandOffContinuation<Void, Never>
+        let continuation: HandOffContinuation<Int, Never>
+    }
+
+    private struct HostSlots {
+        /// `true` at a held slot's number.
+        var held: [Bool]
+        var count: Int { held.lazy.filter { $0 }.count }
     }
 
     private struct State {
         var running = 0
-        var perHost: [String: Int] = [:]
+        /// Per host, the slots held; a host with none held is absent (the table stays as small as the hosts
+        /// being fetched from now, however many a run meets).
+        var perHost: [String: HostSlots] = [:]
         var waiters: [Waiter] = []
         var peak = 0
+        /// Admissions so far: where the search for a free slot starts (one counter for every host, so
+        /// that nothing is kept for a host with no transfer running).
+        var turn = 0
     }
 
     let total: Int
@@ -25,34 +42,35 @@ final class AdmissionGate: Sendable {
         self.perHost = max(1, perHost)
     }
 
-    /// Suspends until a slot for `host` is free, then holds it until `release(host:)`.
-    func acquire(host: String) async {
-        await withHandOffContinuation { (c: HandOffContinuation<Void, Never>) in
-            let admitted = state.withLock { s in
+    /// Suspends until a slot for `host` is free, then holds it until `release(host:slot:)`; returns its number
+    /// (0 ..< perHost).
+    func acquire(host: String) async -> Int {
+        await withHandOffContinuation { (c: HandOffContinuation<Int, Never>) in
+            let admitted: Int? = state.withLock { s in
                 if s.waiters.isEmpty || !s.waiters.contains(where: { $0.host == host }),
-                   s.running < total, s.perHost[host, default: 0] < perHost {
-                    take(&s, host)
-                    return true
+                   s.running < total, held(s, host) < perHost {
+                    return take(&s, host)
                 }
                 s.waiters.append(Waiter(host: host, continuation: c))
-                return false
+                return nil
             }
-            if admitted { c.resume() }
+            if let admitted { c.resume(returning: admitted) }
         }
     }
 
-    func release(host: String) {
-        let woken: [HandOffContinuation<Void, Never>] = state.withLock { s in
+    func release(host: String, slot: Int) {
+        let woken: [(HandOffContinuation<Int, Never>, Int)] = state.withLock { s in
             s.running -= 1
-            s.perHost[host, default: 1] -= 1
-            if s.perHost[host] == 0 { s.perHost[host] = nil }
-            var ready: [HandOffContinuation<Void, Never>] = []
+            if var slots = s.perHost[host], slot < slots.held.count {
+                slots.held[slot] = false
+                s.perHost[host] = slots.held.contains(true) ? slots : nil
+            }
+            var ready: [(HandOffContinuation<Int, Never>, Int)] = []
             var i = 0
             while i < s.waiters.count && s.running < total {
                 let w = s.waiters[i]
-                if s.perHost[w.host, default: 0] < perHost {
-                    take(&s, w.host)
-                    ready.append(w.continuation)
+                if held(s, w.host) < perHost {
+                    ready.append((w.continuation, take(&s, w.host)))
                     s.waiters.remove(at: i)
                 } else {
                     i += 1
@@ -60,15 +78,31 @@ final class AdmissionGate: Sendable {
             }
             return ready
         }
-        for c in woken { c.resume() }
+        for (c, slot) in woken { c.resume(returning: slot) }
     }
+
+    /// Transfers waiting for a slot now (for tests).
+    var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// The most transfers that ever ran at once (for tests and metrics).
     var peakRunning: Int { state.withLock { $0.peak } }
 
-    private func take(_ s: inout State, _ host: String) {
+    /// Slots of `host` held now.
+    private func held(_ s: State, _ host: String) -> Int {
+        s.perHost[host]?.count ?? 0
+    }
+
+    /// Takes the first free slot of `host` from this admission's starting point (the caller checked there
+    /// is one) and returns its number.
+    private func take(_ s: inout State, _ host: String) -> Int {
         s.running += 1
-        s.perHost[host, default: 0] += 1
         s.peak = max(s.peak, s.running)
+        var slots = s.perHost[host] ?? HostSlots(held: [Bool](repeating: false, count: perHost))
+        var slot = s.turn % perHost
+        s.turn &+= 1
+        while slots.held[slot] { slot = (slot + 1) % perHost }
+        slots.held[slot] = true
+        s.perHost[host] = slots
+        return slot
     }
 }

@@ -1,8 +1,10 @@
 import CCurl
 import Foundation
 import GallerySync
+import Synchronization
 
-/// The one libcurl multi handle and the thread that drives it with `curl_multi_poll`.
+/// A libcurl multi handle and the thread that drives it with `curl_multi_poll` (the engine runs one or
+/// more: see ``Lane``).
 ///
 /// Other threads only append to `pending` under the mutex and call `curl_multi_wakeup` (documented as
 /// thread-safe); every other libcurl call on the multi and share handles happens on the loop thread.
@@ -21,8 +23,13 @@ final class MultiLoop: Sendable {
 
     private let state = Locked(State())
     private let handles: Handles
+    private let submittedCount = Atomic<Int>(0)
 
-    init(maxConnections: Int) {
+    /// Transfers handed to this loop so far.
+    var submitted: Int { submittedCount.load(ordering: .relaxed) }
+
+    /// Starts the loop's thread, named `name` (at most 15 bytes).
+    init(maxConnections: Int, name: String) {
         _ = CurlRuntime.initialized
         let multi = curl_multi_init()!
         // libcurl's default idle-connection cache is 4 x the handles currently added, so it shrinks whenever
@@ -35,9 +42,7 @@ final class MultiLoop: Sendable {
         let share = curl_share_init()!
         _ = fg_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
         handles = Handles(multi: multi, share: share)
-        let thread = Thread { [self] in run() }
-        thread.name = "fetch-gallery.curl-multi"
-        thread.start()
+        NamedThread.start(name) { [self] in run() }
     }
 
     /// The share handle to attach to new easy handles (setting it does not touch the share's data).
@@ -45,6 +50,7 @@ final class MultiLoop: Sendable {
 
     /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.
     func submit(_ transfer: CurlTransfer) {
+        submittedCount.add(1, ordering: .relaxed)
         let accepted: Bool, wake: Bool
         (accepted, wake) = state.withLock { s in
             if s.stopping { return (false, false) }

@@ -18,7 +18,7 @@ extension TransferEngine {
     /// backoff) and pauses the host, without using up an attempt: only the deadline bounds those.
     func withRetries<Value: Sendable>(
         url: String, id: TransferID,
-        _ attempt: (_ number: Int, _ remaining: Double, _ metrics: inout TransferMetrics) async -> AttemptStep<Value>
+        _ attempt: (_ number: Int, _ remaining: Double, _ lane: Lane, _ metrics: inout TransferMetrics) async -> AttemptStep<Value>
     ) async throws(TransferError) -> (Value, TransferMetrics) {
         let host = Self.hostKey(url)
         let policy = configuration.retry
@@ -36,26 +36,26 @@ extension TransferEngine {
         }
         while true {
             if Task.isCancelled { throw fail(TransferError(url: url, reason: .cancelled)) }
-            await gate.acquire(host: host)
+            let slot = await gate.acquire(host: host)
             if started == nil {
                 started = Date()
                 observers.start(id, url)
             }
-            let slot = pacer.reserve(host: host)
-            if slot > 0 {
-                do { try await Task.sleep(nanoseconds: UInt64(slot * 1e9)) } catch {
-                    gate.release(host: host)
+            let wait = pacer.reserve(host: host)
+            if wait > 0 {
+                do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch {
+                    gate.release(host: host, slot: slot)
                     throw fail(TransferError(url: url, reason: .cancelled))
                 }
             }
             number += 1
             let remaining = configuration.deadline - Date().timeIntervalSince(started!)
             guard remaining > 0.01 else {
-                gate.release(host: host)
+                gate.release(host: host, slot: slot)
                 throw fail(TransferError(url: url, reason: .timedOut))
             }
-            let step = await attempt(number, remaining, &metrics)
-            gate.release(host: host)
+            let step = await attempt(number, remaining, lane(host: host, url: url, slot: slot), &metrics)
+            gate.release(host: host, slot: slot)
             switch step {
             case .done(let value):
                 metrics.attempts = number

@@ -1,9 +1,16 @@
+import Foundation
+
 /// Limits and policies of a `TransferEngine`. Defaults suit a batch of image downloads.
 public struct TransferConfiguration: Sendable {
     /// Transfers running at once across all hosts.
     public var maxConcurrentTransfers = 16
     /// Transfers running at once against one host (host:port).
     public var maxConcurrentPerHost = 6
+    /// Transfer loops: libcurl multi handles each driven by a thread of its own (see `Lane`). A loop's
+    /// thread does the kernel's and libcurl's work of every transfer it carries, about 5% of the CPU of a
+    /// whole job on small photos; the default, one per 8 cores and at least two, keeps any one of them
+    /// far from being what a whole node waits on.
+    public var transferLoops = max(2, ProcessInfo.processInfo.activeProcessorCount / 8)
     /// Requests started per second against one host (host:port), retries included, on top of the concurrency
     /// limits; nil (the default) sets no rate. A host that answers 429 (or 403 "rate limit exceeded") with a
     /// wait is paused for that wait either way.

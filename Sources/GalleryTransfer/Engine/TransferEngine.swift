@@ -3,15 +3,15 @@ import Foundation
 import GallerySync
 import Synchronization
 
-/// The transfer engine: one libcurl multi handle on its own thread, an admission queue (total and per-host
-/// limits), retries with backoff, and async/await results.
+/// The transfer engine: libcurl multi handles each on a thread of its own (``Lane``), one admission queue
+/// (total and per-host limits), retries with backoff, and async/await results.
 ///
 /// Thread-safe: submit from any task. Requests are built with `request(_:)`, files fetched with
 /// `download(_:)`. Call `shutdown()` (or drop the last reference) to stop the loop thread.
 public final class TransferEngine: Sendable {
     /// The limits and policies the engine was made with.
     public let configuration: TransferConfiguration
-    let loop: MultiLoop
+    let loops: [MultiLoop]
     let gate: AdmissionGate
     let pacer: HostPacer
     let observers: ObserverFanout
@@ -20,17 +20,21 @@ public final class TransferEngine: Sendable {
     /// Starts an engine (and its loop thread) with `configuration`.
     public init(configuration: TransferConfiguration = TransferConfiguration()) {
         self.configuration = configuration
-        loop = MultiLoop(maxConnections: max(32, configuration.maxConcurrentTransfers * 2))
+        let count = max(1, configuration.transferLoops)
+        loops = (0..<count).map { index in
+            MultiLoop(maxConnections: max(32, configuration.maxConcurrentTransfers * 2),
+                      name: count == 1 ? "fg-curl" : "fg-curl-\(index)")
+        }
         gate = AdmissionGate(total: configuration.maxConcurrentTransfers, perHost: configuration.maxConcurrentPerHost)
         observers = ObserverFanout(observers: configuration.observers)
         pacer = HostPacer(requestsPerSecond: configuration.requestsPerSecondPerHost,
                           exemptsLoopback: configuration.rateExemptsLoopback)
     }
 
-    deinit { loop.stop() }
+    deinit { for loop in loops { loop.stop() } }
 
-    /// Stops the loop thread; running transfers end with `.engineStopped`.
-    public func shutdown() { loop.stop() }
+    /// Stops the loop threads; running transfers end with `.engineStopped`.
+    public func shutdown() { for loop in loops { loop.stop() } }
 
     /// The most transfers that ran at once so far (admission-level, for checking limits).
     public var peakConcurrentTransfers: Int { gate.peakRunning }
@@ -56,8 +60,10 @@ public final class TransferEngine: Sendable {
             addressPolicy: request.addressPolicy)
     }
 
-    /// Runs one attempt on the multi loop. Task cancellation aborts it from libcurl's progress callback.
-    func perform(_ spec: AttemptSpec, sink: BodySink, onProgress: (@Sendable (Int64, Int64?) -> Void)?) async -> AttemptOutcome {
+    /// Runs one attempt on the loop of `lane`. Task cancellation aborts it from libcurl's progress callback.
+    func perform(_ spec: AttemptSpec, sink: BodySink, lane: Lane = Lane(loop: 0),
+                 onProgress: (@Sendable (Int64, Int64?) -> Void)?) async -> AttemptOutcome {
+        let loop = loops[lane.loop]
         let transfer: CurlTransfer
         do {
             transfer = try CurlTransfer(spec: spec, sink: sink, onProgress: onProgress)

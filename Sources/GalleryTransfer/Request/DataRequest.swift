@@ -145,10 +145,10 @@ extension TransferEngine {
     func run(_ request: HTTPRequest, expectImage: Bool,
              onProgress: (@Sendable (Int64, Int64?) -> Void)? = nil) async throws(TransferError) -> DataResponse {
         let id = nextID()
-        let (response, metrics) = try await withRetries(url: request.url, id: id) { (number, remaining, metrics: inout TransferMetrics) -> AttemptStep<DataResponse> in
+        let (response, metrics) = try await withRetries(url: request.url, id: id) { (number, remaining, lane, metrics: inout TransferMetrics) -> AttemptStep<DataResponse> in
             let spec = spec(for: request, remaining: remaining, sniffImage: expectImage)
             let sink = MemorySink(reserveLimit: min(spec.maxBodyBytes, 64 << 20))
-            let outcome = await perform(spec, sink: sink, onProgress: onProgress)
+            let outcome = await perform(spec, sink: sink, lane: lane, onProgress: onProgress)
             metrics.lastAttempt = outcome.metrics
             metrics.bytesReceived += outcome.bodyBytes
             if let error = error(for: outcome, url: request.url, attempt: number, bodyLimit: spec.maxBodyBytes) {

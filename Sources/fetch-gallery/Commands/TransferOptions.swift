@@ -9,6 +9,11 @@ struct TransferOptions: ParsableArguments {
     @Option(name: .customLong("per-host"), help: "Downloads at once per host.")
     var perHost = 6
 
+    @Option(name: .customLong("transfer-threads"), help: ArgumentHelp(
+        "Threads that drive the downloads (default: one per 8 cores, at least 2). An https host stays on one of them, so HTTP/2 "
+        + "multiplexes its downloads over one connection; the download limits hold across all of them.", valueName: "n"))
+    var transferThreads: Int?
+
     @Option(help: "Seconds one download may take across all its attempts.")
     var deadline: Double = 300
 
@@ -31,6 +36,9 @@ struct TransferOptions: ParsableArguments {
 
     func validate() throws {
         guard jobs >= 1, perHost >= 1 else { throw ValidationError("--jobs and --per-host must be at least 1") }
+        if let transferThreads, !(1...64).contains(transferThreads) {
+            throw ValidationError("--transfer-threads must be 1...64")
+        }
         guard deadline > 0 else { throw ValidationError("--deadline must be positive") }
         if let rate, !(rate >= 0 && rate.isFinite) { throw ValidationError("--rate must be 0 or more requests per second") }
         if let userAgent, userAgent.isEmpty || userAgent.contains(where: { $0.isNewline }) {
@@ -44,6 +52,7 @@ struct TransferOptions: ParsableArguments {
         config.maxConcurrentTransfers = jobs
         config.maxConcurrentPerHost = perHost
         config.deadline = deadline
+        if let transferThreads { config.transferLoops = transferThreads }
         config.durable = durable
         config.caCertificatesPath = certificates.caCertificates
         // The default rate is for other people's servers; one's own (loopback) is left alone unless asked.

@@ -107,7 +107,7 @@ public final class Journal: Sendable {
 
     /// The state as of the last record appended, read back from the file: every entry in memory at
     /// once, for tests and small galleries. A run reads one entry at a time (``entry(of:)``,
-    /// ``forEachEntry(byPage:_:)``).
+    /// ``forEachEntry(byPage:parallel:_:)``).
     public var state: GalleryState {
         var state = GalleryState()
         try? forEachEntry { entry throws(GalleryError) in
@@ -121,6 +121,11 @@ public final class Journal: Sendable {
         storage.withLock { $0.index.count }
     }
 
+    /// Whether photo `id` has any record (a lookup in the index: nothing is read from the file).
+    public func contains(_ id: Int) -> Bool {
+        storage.withLock { $0.index.slot(of: id) != nil }
+    }
+
     /// What the journal knows about photo `id` as of the last record appended, or nil: its records,
     /// read back from the file and replayed.
     public func entry(of id: Int) -> GalleryState.Entry? {
@@ -131,15 +136,31 @@ public final class Journal: Sendable {
 
     /// Calls `body` with every photo's entry, in first-seen order or (`byPage`) stably sorted by
     /// listing page, reading one entry at a time from the file. Appends wait until it returns.
-    public func forEachEntry(byPage: Bool = false,
+    public func forEachEntry(byPage: Bool = false, parallel: any ParallelRunner = DispatchParallel(),
                              _ body: (GalleryState.Entry) throws(GalleryError) -> Void) throws(GalleryError) {
         try withStorage { (storage: inout Storage) throws(GalleryError) in
-            for slot in storage.index.slots(byPage: byPage).lazy.map(Int.init) {
-                let refs = storage.index.refs(ofSlot: slot)
-                try body(Self.read(id: storage.index.order[slot], refs, fd: storage.readFD))
+            // Decoded a batch at a time by `parallel` (the records' JSON is most of the cost of
+            // reading a gallery back), handed to `body` one at a time, in order.
+            var batch: [(id: Int, refs: [RecordRef])] = []
+            batch.reserveCapacity(Self.readBatch)
+            let fd = storage.readFD
+            func flush() throws(GalleryError) {
+                let items = batch
+                let entries = parallel.map(items.count) { i in Self.read(id: items[i].id, items[i].refs, fd: fd) }
+                batch.removeAll(keepingCapacity: true)
+                for entry in entries { try body(entry) }
             }
+            for slot in storage.index.slots(byPage: byPage).lazy.map(Int.init) {
+                batch.append((storage.index.order[slot], storage.index.refs(ofSlot: slot)))
+                if batch.count == Self.readBatch { try flush() }
+            }
+            try flush()
         }
     }
+
+    /// Entries decoded together by ``forEachEntry(byPage:parallel:_:)``: enough to keep every core busy,
+    /// few enough that memory does not grow with the gallery.
+    static let readBatch = 256
 
     /// Size of the journal file in bytes.
     public var size: Int {
@@ -148,13 +169,28 @@ public final class Journal: Sendable {
 
     /// Appends `record` with one `write(2)`, then compacts if the file has grown too big.
     public func append(_ record: JournalRecord) throws(GalleryError) {
-        let line = try Self.encodeLine(record, path: path)
+        try append(contentsOf: [record])
+    }
+
+    /// Appends `records` (one line each, in order) with one `write(2)`, then compacts if the file has
+    /// grown too big. The lines are encoded before the lock is taken, by the calling thread.
+    public func append(contentsOf records: [JournalRecord]) throws(GalleryError) {
+        guard !records.isEmpty else { return }
+        var bytes: [UInt8] = []
+        var lengths: [Int] = []
+        for record in records {
+            let line = try Self.encodeLine(record, path: path)
+            bytes += line
+            lengths.append(line.count)
+        }
         try withStorage { (storage: inout Storage) throws(GalleryError) in
             guard storage.fd >= 0 else { throw .system(call: "write", path: path, errno: EBADF) }
-            try POSIX.writeAll(storage.fd, line, path: path)
+            try POSIX.writeAll(storage.fd, bytes, path: path)
             if options.fsyncEachRecord { try POSIX.fsync(storage.fd, path: path) }
-            storage.index.add(record, at: RecordRef(offset: Int64(storage.size), length: Int32(line.count - 1)))
-            storage.size += line.count
+            for (record, length) in zip(records, lengths) {
+                storage.index.add(record, at: RecordRef(offset: Int64(storage.size), length: Int32(length - 1)))
+                storage.size += length
+            }
         }
         try compactIfNeeded()
     }
@@ -178,13 +214,28 @@ public final class Journal: Sendable {
         let file = try StreamedFile(path: path)
         var runs: [RecordRef] = []
         runs.reserveCapacity(storage.index.count)
-        for (slot, id) in storage.index.order.enumerated() {
-            let start = Int64(file.size)
-            for record in Self.read(id: id, storage.index.refs(ofSlot: slot), fd: storage.readFD).compactedRecords {
-                try file.write(try Self.encodeLine(record, path: path))
+        // A batch of entries at a time is read, replayed and encoded on every core (the appends wait
+        // for the lock meanwhile, so the sooner the better), then written in order.
+        let (fd, path) = (storage.readFD, self.path)
+        var start = 0
+        while start < storage.index.count {
+            let items = (start..<min(start + Self.readBatch, storage.index.count)).map { slot in
+                (id: storage.index.order[slot], refs: storage.index.refs(ofSlot: slot))
             }
-            // Every entry compacts to at least its `seen` record, so a run is never empty.
-            runs.append(RecordRef(offset: start, length: Int32(clamping: Int64(file.size) - start - 1)))
+            start += items.count
+            let lines = DispatchParallel().map(items.count) { i -> Result<[UInt8], GalleryError> in
+                var run: [UInt8] = []
+                for record in Self.read(id: items[i].id, items[i].refs, fd: fd).compactedRecords {
+                    do throws(GalleryError) { run += try Self.encodeLine(record, path: path) } catch { return .failure(error) }
+                }
+                return .success(run)
+            }
+            for run in lines {
+                let bytes = try run.get()
+                // Every entry compacts to at least its `seen` record, so a run is never empty.
+                runs.append(RecordRef(offset: Int64(file.size), length: Int32(clamping: bytes.count - 1)))
+                try file.write(bytes)
+            }
         }
         let size = file.size
         try file.commit(durable: options.fsyncEachRecord)

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import GallerySync
 
 /// Writes a gallery folder's index pages, photo pages and `gallery.json` from entries handed in
 /// one at a time, in listing order, so that neither a run nor a merge of shards holds the gallery
-/// in memory: a photo's page is written once its next neighbour is known, the manifest and the
-/// cards are streamed into temporary files, and ``finish()`` publishes each file by rename
+/// in memory: a photo's page is written once its next neighbour is known (a batch of pages at a time,
+/// rendered on every core), the manifest and the cards are streamed into temporary files, and ``finish()`` publishes each file by rename
 /// (the index last: once `index.html` is there, everything it links to is).
 ///
 /// The index is paged, ``photosPerIndexPage`` cards a page (finished photos first, then the failed
@@ -19,19 +20,49 @@ final class GalleryOutput {
     let perPage: Int
     let options: GalleryPageOptions
     private let source: String
+    /// Renders each batch's pages and entries.
+    private let parallel: any ParallelRunner
     private let manifest: StreamedFile
     private let doneCards: StreamedFile
     private let failedCards: StreamedFile
     private var pages: Set<Int> = []
-    /// The last finished photo, waiting for its next neighbour before its page is written.
-    private var pending: (entry: GalleryState.Entry, comments: [Comment], previous: PhotoDetailPage.Neighbour?)?
+    /// The last finished photo, waiting for its next neighbour before its page can be made.
+    private var pending: PageWork?
+    /// Photos added since the last ``flush()``: their manifest entries and cards, in order.
+    private var added: [(entry: GalleryState.Entry, position: Int?)] = []
+    /// Photo pages whose neighbours are both known, to be made at the next ``flush()``.
+    private var pageWork: [PageWork] = []
+    /// Manifest entries written so far (the first has no comma before it).
+    private var manifestEntries = 0
     private(set) var done = 0
     private(set) var failed = 0
 
+    /// Photos rendered together, on every core: enough to keep the cores busy, few enough that
+    /// memory does not grow with the gallery.
+    static let batchSize = 256
+
+    /// One photo page to make: the photo, its neighbours and the index page that lists it.
+    private struct PageWork {
+        var entry: GalleryState.Entry
+        var comments: [Comment]
+        var previous: PhotoDetailPage.Neighbour?
+        var next: PhotoDetailPage.Neighbour?
+        var indexPage: Int
+    }
+
+    /// What rendering one piece of a batch produced.
+    private enum Rendered {
+        case record(manifest: String, card: String, complete: Bool)
+        case page(path: String)
+        case failure(GalleryError)
+    }
+
     /// Starts the files of the gallery at `folder`; `source` and `generated` go into the manifest.
     init(folder: String, title: String, source: String, generated: Date,
-         options: GalleryPageOptions = GalleryPageOptions()) throws(GalleryError) {
+         options: GalleryPageOptions = GalleryPageOptions(),
+         parallel: any ParallelRunner = DispatchParallel()) throws(GalleryError) {
         self.folder = folder
+        self.parallel = parallel
         self.title = title
         self.source = source
         self.options = options
@@ -44,44 +75,84 @@ final class GalleryOutput {
     }
 
     /// Adds the next photo: its manifest entry, its index card, and the page of the finished photo before it.
+    /// The work is queued and done a batch at a time on every core (see ``flush()``); the files come
+    /// out the same as if each photo were written as it is added.
     func add(_ entry: GalleryState.Entry, comments: [Comment]) throws(GalleryError) {
-        let photo = try Self.encode(GalleryManifest.Photo(entry: entry, showLocation: options.showLocation))
-        // JSONEncoder's pretty layout of an array element: indented two levels, comma-separated.
-        let indented = photo.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
-        try manifest.write((done + failed == 0 ? "\n" : ",\n") + indented)
-        // Cards are NUL-separated: rendering turns every control character into U+FFFD.
         if entry.isComplete {
-            // Index cards get the thumbnails only, not the display rendition.
-            var card = entry
-            if options.displaySize > 0, card.thumbnails.count > 1 { card.thumbnails[options.displaySize] = nil }
-            try doneCards.write(IndexPage.card(card, position: done % perPage, sourceFormats: options.sourceFormats).render() + "\u{0}")
-            let previous = try flushPending(next: PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize))
-            pending = (entry, comments, previous)
+            added.append((entry, done % perPage))
+            let previous = settlePending(next: PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize))
+            pending = PageWork(entry: entry, comments: comments, previous: previous, next: nil,
+                               indexPage: done / perPage + 1)
             done += 1
         } else {
-            try failedCards.write(IndexPage.failedCard(entry).render() + "\u{0}")
+            added.append((entry, nil))
             failed += 1
         }
+        if added.count >= Self.batchSize { try flush() }
     }
 
-    /// Writes the waiting photo's page, now that its next neighbour is known; returns it as a neighbour.
-    private func flushPending(next: PhotoDetailPage.Neighbour?) throws(GalleryError) -> PhotoDetailPage.Neighbour? {
-        guard let (entry, comments, previous) = pending else { return nil }
-        let path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
-        let page = PhotoDetailPage(entry: entry, comments: comments, previous: previous, next: next,
-                                   indexPath: IndexPage.path(page: (done - 1) / perPage + 1),
-                                   showLocation: options.showLocation, displaySize: options.displaySize,
-                                   sourceFormats: options.sourceFormats)
-        try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
-        pages.insert(path.hashValue)
+    /// Queues the waiting photo's page, now that its next neighbour is known; returns it as a neighbour.
+    private func settlePending(next: PhotoDetailPage.Neighbour?) -> PhotoDetailPage.Neighbour? {
+        guard var work = pending else { return nil }
+        work.next = next
+        pageWork.append(work)
         pending = nil
-        return PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize)
+        return PhotoDetailPage.Neighbour(work.entry, displaySize: options.displaySize)
+    }
+
+    /// Renders the queued manifest entries, cards and photo pages on every core (each page is written
+    /// to its own file by the thread that rendered it), then appends the entries and cards in order.
+    private func flush() throws(GalleryError) {
+        let records = added, pagesToMake = pageWork
+        added.removeAll(keepingCapacity: true)
+        pageWork.removeAll(keepingCapacity: true)
+        let (folder, options) = (self.folder, self.options)
+        let rendered = parallel.map(records.count + pagesToMake.count) { i -> Rendered in
+            do throws(GalleryError) {
+                if i < records.count {
+                    let (entry, position) = records[i]
+                    let photo = try Self.encode(GalleryManifest.Photo(entry: entry, showLocation: options.showLocation))
+                    // JSONEncoder's pretty layout of an array element: indented two levels, comma-separated.
+                    let indented = photo.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+                    // Cards are NUL-separated: rendering turns every control character into U+FFFD.
+                    // Index cards get the thumbnails only, not the display rendition.
+                    var shown = entry
+                    if options.displaySize > 0, shown.thumbnails.count > 1 { shown.thumbnails[options.displaySize] = nil }
+                    let card = position.map { IndexPage.card(shown, position: $0, sourceFormats: options.sourceFormats) }
+                        ?? IndexPage.failedCard(entry)
+                    return .record(manifest: indented, card: card.render() + "\u{0}", complete: position != nil)
+                }
+                let work = pagesToMake[i - records.count]
+                let path = GalleryNaming.photoPagePath(id: work.entry.metadata.id, name: work.entry.metadata.name)
+                let page = PhotoDetailPage(entry: work.entry, comments: work.comments, previous: work.previous,
+                                           next: work.next, indexPath: IndexPage.path(page: work.indexPage),
+                                           showLocation: options.showLocation, displaySize: options.displaySize,
+                                           sourceFormats: options.sourceFormats)
+                try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
+                return .page(path: path)
+            } catch {
+                return .failure(error)
+            }
+        }
+        for piece in rendered {
+            switch piece {
+            case .record(let entry, let card, let complete):
+                try manifest.write((manifestEntries == 0 ? "\n" : ",\n") + entry)
+                manifestEntries += 1
+                try (complete ? doneCards : failedCards).write(card)
+            case .page(let path):
+                pages.insert(path.hashValue)
+            case .failure(let error):
+                throw error
+            }
+        }
     }
 
     /// Publishes the manifest, removes stale photo and index pages, then publishes the index pages.
     func finish() throws(GalleryError) {
-        _ = try flushPending(next: nil)
+        _ = settlePending(next: nil)
+        try flush()
         try manifest.write(done + failed == 0 ? "\n\n  ],\n" : "\n  ],\n")
         try manifest.write("  \"source\" : " + (try Self.encode(source)) + "\n}")
         try manifest.commit()
