@@ -114,9 +114,14 @@ struct GalleryViewerBrowserTests {
         try await withBrowser(.phone) { browser, gallery in
             // The session's first page: its network log holds this page's requests only.
             try await browser.open(gallery.url(try gallery.pagePath(4)))
-            try await Task.sleep(for: .milliseconds(800))
-            let requested = try await browser.networkEvents().filter { $0.method == "Network.requestWillBeSent" }
-                .compactMap { ($0.params["request"] as? [String: Any])?["url"] as? String }
+            // The log hands each entry out once: gathered until photo 5's request is among them (or 15 s).
+            var requested: [String] = []
+            let deadline = Date().addingTimeInterval(15)
+            while !requested.contains(where: { $0.contains("/005/5-") }) && Date() < deadline {
+                requested += try await browser.networkEvents().filter { $0.method == "Network.requestWillBeSent" }
+                    .compactMap { ($0.params["request"] as? [String: Any])?["url"] as? String }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             let check = try await PageCheck(browser, gallery, "photo-4-phone")
             // Photo 5's image (the size the phone at 2x wants), fetched before any move.
             check.check(requested.contains { $0.contains("/005/5-") }, "photo 5's image was not preloaded: \(requested)")

@@ -62,9 +62,11 @@ struct GalleryCLIKit {
         try manifest(folder)["photos"] as? [[String: Any]] ?? []
     }
 
-    /// Waits until `condition` holds or `seconds` pass.
-    static func waitFor(_ seconds: Double, _ condition: () -> Bool) async throws {
+    /// Waits until `condition` holds or `seconds` pass; whether it held.
+    @discardableResult
+    static func waitFor(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return condition()
     }
 }

@@ -70,7 +70,10 @@ import Testing
         #expect(again == bitmap)
         #expect(second.statistics.downloads == 0 && second.statistics.storeReads == 1)
         #expect(second.statistics.decodes == 1)
-        try await Task.sleep(for: .milliseconds(200))
+        // nginx logs a request once its response is sent: a marker asked for after the second pipeline
+        // is logged after anything that pipeline asked for.
+        let marker = try ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", nginx.url("/marker")], timeout: 30)
+        #expect(marker.exitCode == 0 && nginx.waitForRequests(path: "/marker", count: 1).count == 1)
         #expect(nginx.requests(path: "/a.jpg").count == 1)
         nginx.stop()
     }

@@ -168,11 +168,14 @@ import Testing
                 attempt == 1 ? .status(429, headers: ["Retry-After": "1"], text: "slow down\n") : .file(Self.photo, contentType: "image/jpeg")
             }
             Self.serve(server, ["/second.jpg"])
-            let engine = Kit.engine()
+            // The engine announces the retry after it has paused the host: the second download starts then.
+            let progress = AggregateProgress()
+            let engine = Kit.engine { $0.observers = [progress] }
             let dir = try TempDirectory()
             let first = Task(executorPreference: DedicatedTaskExecutor.shared) { try await engine.download(DownloadRequest(url: server.url("/first.jpg"), destination: dir.file("1.jpg"))) }
-            while server.requests(path: "/first.jpg").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(200))
+            let announced = Date().addingTimeInterval(30)
+            while progress.snapshot.retries == 0 && Date() < announced { try await Task.sleep(for: .milliseconds(5)) }
+            try #require(progress.snapshot.retries == 1, "the 429 was never announced as a retry")
             _ = try await engine.download(DownloadRequest(url: server.url("/second.jpg"), destination: dir.file("2.jpg")))
             _ = try await first.value
             let limitedAt = try #require(server.requests(path: "/first.jpg").first?.arrival)

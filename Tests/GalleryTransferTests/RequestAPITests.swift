@@ -162,7 +162,10 @@ import Testing
         server.route("/slow") { _, _ in .status(200, body: Kit.bytes(100_000)).stall(afterBodyBytes: 10, seconds: 60) }
         let engine = Kit.engine { $0.lowSpeedWindow = 60 }
         let task = Task(executorPreference: DedicatedTaskExecutor.shared) { try await engine.request(server.url("/slow")).data() }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // Cancelled once the transfer is stalled: the server has sent the 10 bytes before the stall.
+        let stalled = Date().addingTimeInterval(30)
+        while server.bodyBytesSent(path: "/slow") < 10 && Date() < stalled { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(server.bodyBytesSent(path: "/slow") >= 10, "the request never reached its stall")
         let start = Date()
         task.cancel()
         let result = await task.result

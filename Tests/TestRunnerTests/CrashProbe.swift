@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The test process that TestRunnerTests runs through Scripts/test-one on purpose: it crashes (or
-/// hangs) only when FETCH_GALLERY_CRASH_PROBE says so, and is skipped in every normal run.
+/// The test process that TestRunnerTests runs through Scripts/test-one on purpose: it crashes, hangs
+/// (or just passes) only when FETCH_GALLERY_CRASH_PROBE says so, and is skipped in every normal run.
 @Suite struct CrashProbe {
     static let mode = ProcessInfo.processInfo.environment["FETCH_GALLERY_CRASH_PROBE"]
 
@@ -17,5 +17,10 @@ import Testing
     func hangs() {
         print("crash probe: sleeping past the time limit")
         sleep(3_600)
+    }
+
+    @Test(.enabled(if: mode == "pass", "runs only when TestRunnerTests counts the tests a run ran"))
+    func passes() {
+        #expect(Self.mode == "pass")
     }
 }

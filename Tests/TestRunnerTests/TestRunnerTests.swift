@@ -100,6 +100,30 @@ import Testing
         #expect(left.isEmpty, "left running: \(left)\n\(output)")
     }
 
+    /// Scripts/test runs each target with a filter: one that matches nothing (a suite renamed) must
+    /// fail the run, and every run says how many tests it ran.
+    @Test func aRunThatRanNoTestFailsAndEveryRunCountsItsTests() throws {
+        let run = { (filter: String, mode: String, extra: [String: String]) throws -> ProcessResult in
+            try ProcessRunner.run(Self.root + "/Scripts/test-one", ["--ignore-lock", "--filter", filter],
+                                  environment: ["FETCH_GALLERY_ALLOW_ALL_SKIPPED": "0", "FETCH_GALLERY_CRASH_PROBE": mode].merging(extra) { $1 },
+                                  currentDirectory: Self.root, timeout: 180)
+        }
+        let nothing = try run("^TestRunnerTests\\.NoSuchSuite/", "none", [:])
+        #expect(nothing.exitCode == 1, "\(nothing.stdoutText)\(nothing.stderrText)")
+        #expect(nothing.stdoutText.contains("test-one: ran 0 tests, skipped 0"), "\(nothing.stdoutText)")
+        #expect(nothing.stderrText.contains("matches no test"), "\(nothing.stderrText)")
+
+        let one = try run("^TestRunnerTests\\.CrashProbe/", "pass", [:])
+        #expect(one.exitCode == 0, "\(one.stdoutText)\(one.stderrText)")
+        #expect(one.stdoutText.contains("test-one: ran 1 tests, skipped 2"), "\(one.stdoutText)")
+
+        // Every test skipped: a failure, unless the caller says skipping all is expected.
+        let skipped = try run("^TestRunnerTests\\.CrashProbe/", "none", [:])
+        #expect(skipped.exitCode == 1 && skipped.stderrText.contains("skipped all 3"), "\(skipped.stdoutText)\(skipped.stderrText)")
+        let allowed = try run("^TestRunnerTests\\.CrashProbe/", "none", ["FETCH_GALLERY_ALLOW_ALL_SKIPPED": "1"])
+        #expect(allowed.exitCode == 0 && allowed.stdoutText.contains("ran 0 tests, skipped 3"), "\(allowed.stdoutText)\(allowed.stderrText)")
+    }
+
     /// Pids of processes whose command line contains `text` and `program` and that have not exited
     /// (zombies left out).
     static func livingProcesses(matching text: String, program: String? = "xctest") -> [Int32] {

@@ -89,9 +89,9 @@ extension GalleryRun {
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
                                                               webpQuality: job.webpQuality, avifQuality: job.avifQuality,
                                                               avifSpeed: job.avifSpeed, decodeOptions: job.decodeOptions),
-                                     cache: cache, keepLocation: job.pageOptions.showLocation, body: body,
+                                     cache: cache, keepLocation: job.pageOptions.showLocation,
                                      displaySize: displayMissing ? displaySize : nil,
-                                     extraFormats: job.extraThumbnailFormats)
+                                     extraFormats: job.extraThumbnailFormats, body: body)
             let id = photo.id, journalOriginal = recorded == nil
             do {
                 // The worker journals what it made too (the display rendition among the thumbnails), in one write.

@@ -47,16 +47,23 @@ extension SlurmCluster {
     }
 
     /// Waits until every job `ids` names has ended (no state left pending, running, completing or
-    /// requeued); returns their states.
+    /// requeued); returns their states. A job that `scontrol` does not report is never taken as ended:
+    /// if one is still missing at `timeout`, this throws, naming it.
     public func waitForJobs(_ ids: [String], timeout: Double) throws(TestSupportError) -> [String: JobState] {
         let deadline = Date().addingTimeInterval(timeout)
         let live: Set<String> = ["PENDING", "RUNNING", "COMPLETING", "CONFIGURING", "REQUEUED", "SUSPENDED"]
         while true {
             var all: [String: JobState] = [:]
-            for id in ids { all.merge(jobs(id)) { $1 } }
-            if !all.isEmpty, all.values.allSatisfy({ !live.contains($0.state) }) { return all }
+            var missing: [String] = []
+            for id in ids {
+                let found = jobs(id)
+                if found.isEmpty { missing.append(id) }
+                all.merge(found) { $1 }
+            }
+            if missing.isEmpty, all.values.allSatisfy({ !live.contains($0.state) }) { return all }
             guard Date() < deadline else {
-                throw .launchFailed(executable: "sbatch", reason: "jobs \(ids) still running after \(timeout) s: \(all)\n" + logs())
+                let what = missing.isEmpty ? "still running" : "not reported by scontrol: \(missing)"
+                throw .launchFailed(executable: "sbatch", reason: "jobs \(ids) \(what) after \(timeout) s: \(all)\n" + logs())
             }
             usleep(250_000)
         }

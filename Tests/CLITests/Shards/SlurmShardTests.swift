@@ -76,13 +76,22 @@ struct SlurmShardTests {
                                        environment: Self.jobEnvironment)
         // Kill shard 1 once a third of its bytes have arrived.
         let total = api.pages[1].map { try! Corpus.bytes(api.files[$0]!).count }.reduce(0, +)
-        try await GalleryCLIKit.waitFor(120) {
+        let third = try await GalleryCLIKit.waitFor(120) {
             victimPaths.map { api.server.bodyBytesSent(path: $0) }.reduce(0, +) - before >= total / 3
         }
+        try #require(third, "a third of shard 1's bytes never arrived: nothing to resume\n\(cluster.output("shard-\(array)_1.out"))")
         try cluster.cancel(["--signal=KILL", "--full", "\(array)_1"])
         let states = try cluster.waitForJobs([array], timeout: 300)
-        #expect(states["\(array)_1"]?.state != "COMPLETED", "\(states)")
+        #expect(states.count == 4, "\(states)")
+        let killed = try #require(states["\(array)_1"], "shard 1 missing from Slurm's answer: \(states)")
+        #expect(killed.state != "COMPLETED", "\(states)")
         #expect(!FileManager.default.fileExists(atPath: out + "/shards/1-of-4.summary.json"))
+        // The kill left a partial download to resume.
+        let staging = out + "/.fetch-gallery/shards/1-of-4/staging"
+        let partial = (FileManager.default.enumerator(atPath: staging)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".part") }
+        let partialBytes = partial.compactMap { try? FileManager.default.attributesOfItem(atPath: staging + "/" + $0)[.size] as? Int }
+        #expect(partialBytes.contains { $0 > 0 }, "no partial download in \(staging): \(partial) \(partialBytes)")
+        let requestsBeforeRerun = victimPaths.map { api.server.requests(path: $0).count }
         let merged = try ShardCLIKit.merge(out)
         #expect(merged.exitCode == 1 && merged.stderrText.contains("unfinished") && merged.stderrText.contains("1/4"), "\(merged.stderrText)")
 
@@ -95,8 +104,17 @@ struct SlurmShardTests {
         let sent = victimPaths.map { api.server.bodyBytesSent(path: $0) }.reduce(0, +) - before
         #expect(Double(sent) <= Double(total) * 1.02, "the server sent \(sent) bytes for shard 1's \(total)")
         #expect(sent >= total)
+        // The re-run asked for the rest of a partial file with Range.
+        let ranged = zip(victimPaths, requestsBeforeRerun).flatMap { path, earlier in api.server.requests(path: path).dropFirst(earlier) }
+            .compactMap { $0.headers["Range"] }
+        #expect(!ranged.isEmpty, "no Range request on the re-run")
         let final = try ShardCLIKit.merge(out)
         #expect(final.exitCode == 0, "\(final.stderrText)")
         try ShardCLIKit.expectSameGallery(dir.file("one"), out)
+
+        // A job Slurm does not report is never taken as ended.
+        #expect {
+            _ = try cluster.waitForJobs([array, "999999"], timeout: 2)
+        } throws: { "\($0)".contains("not reported by scontrol: [\"999999\"]") }
     }
 }

@@ -8,9 +8,13 @@ import Testing
 @Suite struct CommonsCLITests {
     static let hostileAuthor = #"<a href="https://commons.wikimedia.org/wiki/User:Ann">Ann <script>alert(1)</script>&amp; Co</a>"#
 
+    /// An author's `Artist` HTML with references, as Commons sends it.
+    static let accentedAuthor = #"<a href="https://commons.wikimedia.org/wiki/User:Chlo%C3%A9">Chlo&eacute; &lt;Studio 9&gt; &ndash; &copy;&nbsp;2024</a>"#
+
     static func files() throws -> [ServicePhoto] {
         var files = try ServicePhoto.make(5)
         files[1].author = hostileAuthor
+        files[3].author = accentedAuthor
         files[2].title = #"Dune <img src=x onerror=alert(2)> at dusk"#
         return files
     }
@@ -53,6 +57,15 @@ import Testing
         #expect(page.contains("Wikimedia Commons") && page.contains("CC BY-SA 4.0"))
         let index = String(decoding: FileManager.default.contents(atPath: out + "/index.html") ?? Data(), as: UTF8.self)
         #expect(index.contains(#"href="https://commons.wikimedia.org/wiki/User:Ann""#), "the index credits the author")
+        // Character references in the author's HTML are characters in the credit, escaped once in the pages.
+        let chloe = manifest["5003"]?["credit"] as? [String: String] ?? [:]
+        #expect(chloe["author"] == "Chloé <Studio 9> – ©\u{A0}2024", "\(chloe)")
+        let chloePage = SourceCLIKit.files(under: out + "/pages").first { $0.key.contains("5003-") }
+            .map { String(decoding: $0.value, as: UTF8.self) } ?? ""
+        for html in [chloePage, index] {
+            #expect(html.contains("Chloé &lt;Studio 9&gt; – ©\u{A0}2024"), "\(html.prefix(3000))")
+            #expect(!html.contains("&amp;eacute;") && !html.contains("&amp;ndash;") && !html.contains("&amp;copy;"))
+        }
 
         // A re-run downloads nothing and asks the same batches again.
         let again = try SourceCLIKit.run(args, out: out)

@@ -22,12 +22,19 @@ import Testing
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let state = GalleryWriterTests.hostileState()
+        let index = folder.path + "/index.html"
         try GalleryWriter(folder: folder.path, source: "s").write(state)
-        let before = try FileManager.default.attributesOfItem(atPath: folder.path + "/index.html")[.modificationDate] as? Date
-        usleep(20_000)
+        // Set back a day: a rewrite, by rename (a new inode) or in place (a new time), cannot keep both.
+        let dayAgo = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded())
+        try FileManager.default.setAttributes([.modificationDate: dayAgo], ofItemAtPath: index)
+        let inode = { () -> ino_t? in
+            var info = stat()
+            return stat(index, &info) == 0 ? info.st_ino : nil
+        }
+        let before = inode()
         try GalleryWriter(folder: folder.path, source: "s").write(state)
-        let after = try FileManager.default.attributesOfItem(atPath: folder.path + "/index.html")[.modificationDate] as? Date
-        #expect(before == after && before != nil)
+        #expect(before != nil && inode() == before, "index.html was replaced")
+        #expect(try FileManager.default.attributesOfItem(atPath: index)[.modificationDate] as? Date == dayAgo, "index.html was written")
     }
 
     /// Five finished photos and two failed, three cards to an index page.

@@ -252,48 +252,6 @@ public final class Journal: Sendable {
         storage.sizeAfterCompaction = size
     }
 
-    /// The entry of photo `id` from its records in the file, `refs` in file order (a run of several
-    /// lines is split at its newlines; a record that cannot be read back is skipped, as replay skips it).
-    private static func read(id: Int, _ refs: [RecordRef], fd: Int32) -> GalleryState.Entry {
-        var entry = GalleryState.Entry(metadata: PhotoMetadata(id: id, name: ""))
-        let decoder = JSONDecoder()
-        for ref in refs {
-            var bytes = [UInt8](repeating: 0, count: Int(ref.length))
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(ref.offset)) }
-            guard n == Int(ref.length) else { continue }
-            for line in bytes.split(separator: UInt8(ascii: "\n")) {
-                if let record = JournalRecord.decodeLine(line, with: decoder) { entry.apply(record) }
-            }
-        }
-        return entry
-    }
-
-    /// Reads the journal at `path` a chunk at a time into an index and the replay's counts.
-    private static func scan(path: String) throws(GalleryError) -> (JournalIndex, JournalReplay) {
-        var index = JournalIndex()
-        var records = 0
-        var skipped: [Int] = []
-        var torn = false
-        var lineNumber = 0
-        var endsWithNewline = true
-        let decoder = JSONDecoder()
-        try JournalLineScanner(path: path).forEachLine { line in
-            lineNumber += 1
-            endsWithNewline = line.terminated
-            guard !line.bytes.isEmpty else { return }
-            if let record = JournalRecord.decodeLine(line.bytes, with: decoder) {
-                index.add(record, at: RecordRef(offset: line.offset, length: Int32(clamping: line.bytes.count)))
-                records += 1
-            } else if !line.terminated {
-                torn = true  // only the last piece can lack a newline
-            } else {
-                skipped.append(lineNumber)
-            }
-        }
-        return (index, JournalReplay(records: records, tornTail: torn, skippedLines: skipped,
-                                     needsNewline: !endsWithNewline))
-    }
-
     /// Runs `body` under the lock, carrying its typed error out.
     private func withStorage(_ body: (inout Storage) throws(GalleryError) -> Void) throws(GalleryError) {
         let result: Result<Void, GalleryError> = storage.withLock { storage in
@@ -305,24 +263,5 @@ public final class Journal: Sendable {
             }
         }
         try result.get()
-    }
-
-    private static func removeStaleTemporaries(in directory: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(AtomicFile.temporaryPrefix) && name.hasSuffix(".tmp") {
-            unlink(directory + "/" + name)
-        }
-    }
-
-    /// One record as a JSON line. JSONEncoder escapes control characters inside strings,
-    /// so the only newline in the output is the terminator.
-    static func encodeLine(_ record: JournalRecord, path: String) throws(GalleryError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(record)) + [UInt8(ascii: "\n")]
-        } catch {
-            throw .encoding(path: path, reason: String(describing: error))
-        }
     }
 }

@@ -4,22 +4,26 @@ import Foundation
 /// first http(s) link, so untrusted markup is never pasted into a page: the text is escaped when shown,
 /// the link is checked by `SafeURL` when rendered.
 ///
-/// Tags are dropped (the text of `<script>` and `<style>` with them), the common character references
-/// decoded, whitespace runs folded to one space.
+/// Tags are dropped (the text of `<script>` and `<style>` with them), every character reference decoded
+/// as a browser decodes it (`&eacute;`, `&#233;`, `&copy` without its semicolon), runs of HTML whitespace
+/// folded to one space (a no-break space is kept).
 public enum HTMLText {
     /// The text of `html` and the `href` of its first link (protocol-relative `//host` made https).
     public static func reduce(_ html: String) -> (text: String, link: String?) {
         var text = ""
+        var run = ""  // text since the last tag: its references are decoded there, never across a tag
         var link: String?
         var index = html.startIndex
         var skipping: String?  // inside <script> or <style>: up to its end tag
         while index < html.endIndex {
             let character = html[index]
             guard character == "<", let close = html[index...].firstIndex(of: ">") else {
-                if skipping == nil { text.append(character) }
+                if skipping == nil { run.append(character) }
                 index = html.index(after: index)
                 continue
             }
+            text += decodeEntities(run)
+            run = ""
             let tag = html[html.index(after: index)..<close]
             let lower = tag.lowercased()
             let name = lower.prefix { $0.isLetter || $0 == "/" }
@@ -28,65 +32,60 @@ public enum HTMLText {
             } else if name == "script" || name == "style" {
                 skipping = String(name)
             } else if name == "a", link == nil, let href = attribute("href", in: String(tag)) {
-                let decoded = decodeEntities(href)
+                let decoded = decodeEntities(href, inAttribute: true)
                 link = decoded.hasPrefix("//") ? "https:" + decoded : decoded
             } else if ["br", "p", "/p", "div", "/div", "li", "/li"].contains(String(name)) {
                 text.append(" ")
             }
             index = html.index(after: close)
         }
-        let folded = decodeEntities(text).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        return (folded, link)
+        text += decodeEntities(run)
+        return (fold(text), link)
     }
 
-    /// The value of attribute `name` in the inside of a start tag (quoted with `"` or `'`, or bare).
-    static func attribute(_ name: String, in tag: String) -> String? {
-        guard let range = tag.range(of: name + "=", options: .caseInsensitive) else { return nil }
-        var rest = tag[range.upperBound...]
-        guard let quote = rest.first else { return nil }
-        if quote == "\"" || quote == "'" {
-            rest = rest.dropFirst()
-            return String(rest.prefix { $0 != quote })
-        }
-        return String(rest.prefix { !$0.isWhitespace && $0 != ">" })
-    }
-
-    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`, `&nbsp;` and numeric references.
-    static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[amp...]
-            if let semi = after.prefix(12).firstIndex(of: ";") {
-                let entity = String(after[after.index(after: amp)..<semi])
-                if let decoded = decode(entity) {
-                    out += decoded
-                    rest = after[after.index(after: semi)...]
-                    continue
-                }
+    /// `text` with each run of HTML's whitespace (space, tab, line feed, form feed, carriage return;
+    /// not a no-break space) made one space, none at either end. By code point, as HTML does: a space
+    /// that a combining mark follows is still a space.
+    static func fold(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var pending = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case " ", "\t", "\n", "\u{0C}", "\r":
+                pending = !out.isEmpty
+            default:
+                if pending { out.append(" ") }
+                pending = false
+                out.append(scalar)
             }
-            out += "&"
-            rest = after.dropFirst()
         }
-        return out + rest
+        return String(out)
     }
 
-    private static func decode(_ entity: String) -> String? {
-        switch entity {
-        case "amp": return "&"
-        case "lt": return "<"
-        case "gt": return ">"
-        case "quot": return "\""
-        case "apos": return "'"
-        case "nbsp": return " "
-        default:
-            let number = entity.hasPrefix("#x") || entity.hasPrefix("#X") ? UInt32(entity.dropFirst(2), radix: 16)
-                : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-            // NUL and surrogates are not characters: left as written.
-            guard let number, number != 0, let scalar = Unicode.Scalar(number) else { return nil }
-            return String(Character(scalar))
+    /// The value of attribute `name` in the inside of a start tag (quoted with `"` or `'`, or bare;
+    /// spaces around `=` allowed), or nil when the tag has none or an empty one. `name` must start the
+    /// attribute: `data-href=` is not `href`.
+    static func attribute(_ name: String, in tag: String) -> String? {
+        var search = tag.startIndex..<tag.endIndex
+        while let range = tag.range(of: name, options: .caseInsensitive, range: search) {
+            search = range.upperBound..<tag.endIndex
+            if range.lowerBound > tag.startIndex, !tag[tag.index(before: range.lowerBound)].isWhitespace { continue }
+            var rest = tag[range.upperBound...].drop { $0.isWhitespace }
+            guard rest.first == "=" else { continue }
+            rest = rest.dropFirst().drop { $0.isWhitespace }
+            let value: Substring
+            if let quote = rest.first, quote == "\"" || quote == "'" {
+                value = rest.dropFirst().prefix { $0 != quote }
+            } else {
+                value = rest.prefix { !$0.isWhitespace && $0 != ">" }
+            }
+            return value.isEmpty ? nil : String(value)
         }
+        return nil
+    }
+
+    /// `text` with every character reference of HTML decoded (``HTMLCharacterReferences``).
+    static func decodeEntities(_ text: String, inAttribute: Bool = false) -> String {
+        HTMLCharacterReferences.decode(text, inAttribute: inAttribute)
     }
 }
