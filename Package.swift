@@ -46,12 +46,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"),
                              .linkedLibrary("webpdemux"), .linkedLibrary("gif")]
         ),
+        // libheif: HEIC and AVIF in (libde265 / dav1d decoders), AVIF out (aom). Its own shim so that only
+        // the imaging module links it; errors come back as CCodecs' fg_status.
+        .target(name: "CHeif", dependencies: ["CCodecs"], linkerSettings: [.linkedLibrary("heif")]),
         // LittleCMS 2: transforms from a photo's colour profile to sRGB (returns errors, never longjmps).
         .target(name: "CColor", linkerSettings: [.linkedLibrary("lcms2")]),
         // The project's lock and continuation hand-off, both visible to ThreadSanitizer (see its files);
         // every module that locks or hands values between threads uses them instead of Synchronization's.
         .target(name: "GallerySync"),
-        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CColor", "GallerySync"],
+        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CHeif", "CColor", "GallerySync"],
                 swiftSettings: optimizedImaging),
         .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.

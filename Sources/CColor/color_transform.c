@@ -174,6 +174,37 @@ fg_color_transform *fg_color_transform_from_png(double gamma, const double *chrm
     return make(t, input, layout, identity, message, cap);
 }
 
+fg_color_transform *fg_color_transform_from_cicp(const double *chrm, int transfer, int layout, int *identity,
+                                                 char *message, size_t cap) {
+    *identity = 0;
+    if (message && cap) message[0] = 0;
+    fg_color_transform *t = new_transform(message, cap);
+    if (!t) return NULL;
+    cmsHPROFILE input = NULL;
+    cmsToneCurve *curve = NULL;
+    if (transfer == 1 || transfer == 6 || transfer == 13 || transfer == 14 || transfer == 15) {
+        // sRGB's piecewise curve (IEC 61966-2-1), LittleCMS parametric type 4; BT.709's family is shown so too.
+        const cmsFloat64Number srgb[5] = { 2.4, 1.0 / 1.055, 0.055 / 1.055, 1.0 / 12.92, 0.04045 };
+        curve = cmsBuildParametricToneCurve(t->context, 4, srgb);
+    } else if (transfer == 4 || transfer == 5 || transfer == 8) {
+        curve = cmsBuildGamma(t->context, transfer == 4 ? 2.2 : transfer == 5 ? 2.8 : 1.0);
+    } else {
+        snprintf(t->message, sizeof t->message, "nclx transfer characteristics %d are not converted", transfer);
+    }
+    if (curve && chrm) {
+        cmsCIExyY white = { chrm[0], chrm[1], 1.0 };
+        cmsCIExyYTRIPLE primaries = { { chrm[2], chrm[3], 1.0 }, { chrm[4], chrm[5], 1.0 }, { chrm[6], chrm[7], 1.0 } };
+        if (layout == FG_LAYOUT_GRAY || layout == FG_LAYOUT_GRAYA) {
+            input = cmsCreateGrayProfileTHR(t->context, cmsD50_xyY(), curve);
+        } else {
+            cmsToneCurve *curves[3] = { curve, curve, curve };
+            input = cmsCreateRGBProfileTHR(t->context, &white, &primaries, curves);
+        }
+    }
+    if (curve) cmsFreeToneCurve(curve);
+    return make(t, input, layout, identity, message, cap);
+}
+
 void fg_color_transform_apply(const fg_color_transform *t, const uint8_t *src, size_t src_stride,
                               uint8_t *dst, size_t dst_stride, uint32_t width, uint32_t height) {
     cmsDoTransformLineStride(t->transform, src, dst, width, height, (cmsUInt32Number)src_stride,

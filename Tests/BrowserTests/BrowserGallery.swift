@@ -33,13 +33,14 @@ struct BrowserGallery: Sendable {
     /// What the command printed, for failure messages.
     let output: String
 
-    /// Serves the catalogue, runs the built command on it and returns the gallery.
-    static func make() async throws -> BrowserGallery {
+    /// Serves the catalogue (the first `count` photos), runs the built command on it with `extra`
+    /// arguments and returns the gallery.
+    static func make(_ extra: [String] = [], count: Int = photos.count) async throws -> BrowserGallery {
         let dir = try TempDirectory(prefix: "fetch-gallery-browser")
         let server = try FaultServer()
         defer { server.stop() }
         var items: [String] = []
-        for (index, photo) in photos.enumerated() {
+        for (index, photo) in photos.prefix(count).enumerated() {
             let id = index + 1
             let original = try dir.write(try Corpus.bytes(photo.file), to: "\(id).jpg")
             let scaled = try ProcessRunner.run("convert", [original, "-resize", "700x700", original], timeout: 60)
@@ -61,7 +62,7 @@ struct BrowserGallery: Sendable {
         let binary = try BuiltProduct.path()
         let result = try await DedicatedTaskExecutor.offPool {
             try ProcessRunner.run(binary, ["run", "--api", server.baseURL, "--pages", "1", "--out", folder,
-                                           "--sizes", sizes.map(String.init).joined(separator: ","), "--photos-per-page", String(perPage), "--progress", "none"],
+                                           "--sizes", sizes.map(String.init).joined(separator: ","), "--photos-per-page", String(perPage), "--progress", "none"] + extra,
                                   timeout: 150)
         }
         guard result.exitCode == 0 else {

@@ -21,6 +21,21 @@ import Testing
         #expect(try out.read("basn6a08.png").starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
+    /// HEIC and AVIF in; `--format avif,jpeg` writes both files; several formats need one fallback.
+    @Test("HEIC and AVIF in, AVIF and JPEG out")
+    func heifInAvifOut() throws {
+        let out = try TempDirectory()
+        let inputs = try ["heif/photo-thumbnail.heic", "heif/exif-orientation-6.avif"].map(Corpus.path)
+        let result = try ProcessRunner.run(binary, ["thumbnail", "--size", "200", "--format", "avif,jpeg", "--out", out.path] + inputs)
+        #expect(result.exitCode == 0, "\(result.stderrText)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(made == ["exif-orientation-6.avif", "exif-orientation-6.jpg", "photo-thumbnail.avif", "photo-thumbnail.jpg"])
+        #expect(try out.read("photo-thumbnail.jpg").starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(Array(try out.read("photo-thumbnail.avif")[4..<12]) == Array("ftypavif".utf8))
+        let bad = try ProcessRunner.run(binary, ["thumbnail", "--format", "webp,avif", "--out", out.path] + inputs)
+        #expect(bad.exitCode == 2 && bad.stderrText.contains("one of auto, jpeg or png"), "\(bad.stderrText)")
+    }
+
     @Test("a bad file prints one line naming it, the rest go on; exit 1")
     func badFileDoesNotStopTheRest() throws {
         let out = try TempDirectory()

@@ -31,6 +31,12 @@ fg_color_transform *fg_color_transform_from_icc(const uint8_t *icc, size_t len, 
 fg_color_transform *fg_color_transform_from_png(double gamma, const double *chrm, int layout, int *identity,
                                                 char *message, size_t message_cap);
 
+/// The same from an nclx (ITU-T H.273) declaration of a HEIF or AVIF file: its primaries' `chrm` (as for
+/// cHRM, never NULL) and its transfer characteristics code: 1, 6, 13, 14, 15 (sRGB's curve), 4 (gamma
+/// 2.2), 5 (gamma 2.8) or 8 (linear). Others (PQ, HLG) return NULL with the reason.
+fg_color_transform *fg_color_transform_from_cicp(const double *chrm, int transfer, int layout, int *identity,
+                                                 char *message, size_t message_cap);
+
 /// Converts `height` rows of `width` pixels; `src` and `dst` may be the same buffer when the
 /// layouts have the same size per pixel. Safe to call from several threads at once.
 void fg_color_transform_apply(const fg_color_transform *t, const uint8_t *src, size_t src_stride,

@@ -11,6 +11,10 @@ public enum ColorProfile: Sendable, Hashable, CustomStringConvertible {
     /// A PNG `gAMA` chunk (the file gamma, e.g. 0.45455 for 1/2.2) and, when the file has one, its
     /// `cHRM` chromaticities: white x, y, then red, green and blue x, y (eight numbers).
     case pngGamma(Double, chromaticities: [Double]?)
+    /// A HEIF or AVIF `colr` box of type `nclx` (ITU-T H.273 code points): its colour primaries'
+    /// chromaticities (white x, y, then red, green and blue x, y) and its transfer characteristics
+    /// (13 is sRGB's curve). The matrix and range were applied by the decoder.
+    case nclx(primaries: Int, transfer: Int, chromaticities: [Double])
 
     /// The ICC profile's own description (`desc` tag), if it has one that can be read.
     public var name: String? {
@@ -29,6 +33,8 @@ public enum ColorProfile: Sendable, Hashable, CustomStringConvertible {
         case .icc: false
         case .sRGB: true
         case .pngGamma(let gamma, let chromaticities): chromaticities == nil && abs(gamma - 1 / 2.2) < 0.002
+        // BT.709 (or unspecified) primaries on sRGB's curve or BT.709's family, shown as sRGB by browsers.
+        case .nclx(let primaries, let transfer, _): [1, 2].contains(primaries) && [1, 2, 6, 13, 14, 15].contains(transfer)
         }
     }
 
@@ -41,6 +47,8 @@ public enum ColorProfile: Sendable, Hashable, CustomStringConvertible {
             "sRGB chunk"
         case .pngGamma(let gamma, let chromaticities):
             "gAMA \(gamma)" + (chromaticities == nil ? "" : " + cHRM")
+        case .nclx(let primaries, let transfer, _):
+            "nclx (primaries \(primaries), transfer \(transfer))"
         }
     }
 }

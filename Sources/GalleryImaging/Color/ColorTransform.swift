@@ -49,6 +49,11 @@ final class ColorTransform: @unchecked Sendable {
             handle = chromaticities.flatMap { $0.count == 8 ? $0 : nil }.withOptionalPointer {
                 fg_color_transform_from_png(gamma, $0, layout.rawValue, &identity, &message, message.count)
             }
+        case .nclx(_, let transfer, let chromaticities):
+            guard chromaticities.count == 8 else { return .failure(ColorProblem(reason: "nclx without chromaticities")) }
+            handle = chromaticities.withUnsafeBufferPointer {
+                fg_color_transform_from_cicp($0.baseAddress, Int32(transfer), layout.rawValue, &identity, &message, message.count)
+            }
         case .sRGB:
             return .failure(ColorProblem(reason: "an sRGB chunk needs no transform"))
         }

@@ -29,7 +29,7 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notAnImage(let name):
-            "\(name): not an image (no JPEG, PNG, WebP or GIF signature)"
+            "\(name): not an image (no JPEG, PNG, WebP, GIF, HEIC or AVIF signature)"
         case .unsupported(let name, let reason):
             "\(name): unsupported image: \(reason)"
         case .truncated(let name):

@@ -38,7 +38,7 @@ public struct DecodeOptions: Sendable, Hashable {
     public var maxCodecMemory: Int
     /// Accept JPEG data that ends early (libjpeg pads it with grey) instead of failing `.truncated`.
     public var allowTruncated: Bool
-    /// Use the DC-only progressive JPEG path and early Adam7 passes when the target allows.
+    /// Use the DC-only progressive JPEG path, early Adam7 passes and HEIF thumbnail items when the target allows.
     /// Off, the decoder takes the plain path (tests compare the two).
     public var useFastPaths: Bool
     /// Read the file's colour profile (ICC, PNG `sRGB`/`gAMA`/`cHRM`) so thumbnails convert to sRGB,

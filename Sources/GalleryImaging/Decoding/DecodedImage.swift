@@ -12,14 +12,16 @@ public struct DecodedImage: Sendable {
     /// How to turn the stored pixels upright; apply once, after scaling (`Bitmap.oriented(_:)`).
     public let orientation: Orientation
     /// The reduction applied while decoding: 1, 2, 4 or 8 (JPEG DCT scaling, or the Adam7 grid
-    /// stride for interlaced PNG). The bitmap is about the source size divided by it, rounded up.
+    /// stride for interlaced PNG), or for a HEIC's thumbnail item the source width over the item's
+    /// (rounded down). The bitmap is about the source size divided by it.
     public let scaleDenominator: Int
     /// Scans the JPEG decoder consumed (progressive files have several); nil for PNG.
     public let scansRead: Int?
-    /// Whether a fast path (DC-only progressive JPEG, early Adam7 passes) produced the bitmap.
+    /// Whether a fast path (DC-only progressive JPEG, early Adam7 passes, a HEIF thumbnail item)
+    /// produced the bitmap.
     public let usedFastPath: Bool
     /// The colour profile the file came with (JPEG APP2 `ICC_PROFILE`, PNG `iCCP`, `sRGB` or
-    /// `gAMA`/`cHRM`); nil when it declares none or ``DecodeOptions/readsColorProfiles`` is off.
+    /// `gAMA`/`cHRM`, WebP `ICCP`, HEIF `colr`); nil when it declares none or ``DecodeOptions/readsColorProfiles`` is off.
     /// The bitmap keeps its pixels in this profile (except CMYK, converted while decoding): see
     /// ``isSRGB`` and ``convertedToSRGB(_:)``.
     public let colorProfile: ColorProfile?

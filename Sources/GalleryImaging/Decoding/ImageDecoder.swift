@@ -1,4 +1,4 @@
-/// Decodes JPEG, PNG, WebP and GIF into a ``Bitmap``, reduced in the codec when the target allows, with the
+/// Decodes JPEG, PNG, WebP, GIF, HEIC and AVIF into a ``Bitmap``, reduced in the codec when the target allows, with the
 /// EXIF orientation reported (not applied).
 ///
 /// The format comes from the magic bytes only. Guards in ``DecodeOptions`` are checked from the
@@ -11,6 +11,7 @@ public enum ImageDecoder {
         case .jpeg: try JPEGDecoder.decode(bytes, name: name, options: options)
         case .webp: try WebPDecoder.decode(bytes, name: name, options: options)
         case .gif: try GIFDecoder.decode(bytes, name: name, options: options)
+        case .heic, .avif: try HEIFDecoder.decode(bytes, name: name, options: options)
         default: try PNGDecoder.decode(bytes, name: name, options: options)
         }
     }
@@ -53,6 +54,7 @@ public enum ImageDecoder {
         case .jpeg: try JPEGDecoder.probe(bytes, name: name, options: options)
         case .webp: try WebPDecoder.probe(bytes, name: name, options: options)
         case .gif: try GIFDecoder.probe(bytes, name: name, options: options)
+        case .heic, .avif: try HEIFDecoder.probe(bytes, name: name, options: options)
         default: try PNGDecoder.probe(bytes, name: name, options: options)
         }
     }
@@ -67,7 +69,7 @@ public enum ImageDecoder {
     private static func decodableFormat(_ bytes: UnsafeRawBufferPointer, name: String) throws(DecodeError) -> ImageFormat {
         guard let format = ImageFormat.sniff(bytes) else { throw .notAnImage(name: name) }
         guard format.isDecodable else {
-            throw .unsupported(name: name, reason: "\(format.rawValue.uppercased()) is not decoded (JPEG, PNG, WebP and GIF only)")
+            throw .unsupported(name: name, reason: "\(format.rawValue.uppercased()) is not decoded (JPEG, PNG, WebP, GIF, HEIC and AVIF only)")
         }
         return format
     }

@@ -11,6 +11,10 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case gif
     /// WebP (`RIFF....WEBP`): lossy, lossless, alpha; an animation's first frame is decoded.
     case webp
+    /// HEIC / HEIF (`....ftypheic`, `mif1`, ...): HEVC in a HEIF container (phones' photos); decoded through libheif.
+    case heic
+    /// AVIF (`....ftypavif`): AV1 in a HEIF container; decoded through libheif.
+    case avif
     /// BMP (`BM`); recognised, not decoded.
     case bmp
     /// TIFF (`II*\0` / `MM\0*`); recognised, not decoded.
@@ -18,9 +22,9 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Whether ``ImageDecoder`` can decode this format. The others are recognised only so the error
     /// can say "unsupported TIFF" rather than "not an image".
-    public var isDecodable: Bool { self == .jpeg || self == .png || self == .webp || self == .gif }
+    public var isDecodable: Bool { self != .bmp && self != .tiff }
 
-    /// The usual file-name extension: `jpg`, `png`, `webp`, `gif`, `bmp`, `tif`.
+    /// The usual file-name extension: `jpg`, `png`, `webp`, `gif`, `heic`, `avif`, `bmp`, `tif`.
     public var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
@@ -33,11 +37,12 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     public var mediaType: String { "image/" + rawValue }
 
     /// The format a file-name extension names (`jpg`, `jpeg`, `png`, `webp`, `gif`, `bmp`, `tif`,
-    /// `tiff`; any case), or nil.
+    /// `tiff`, `heic`, `heif`, `avif`; any case), or nil.
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
         case "tif", "tiff": self = .tiff
+        case "heic", "heif", "hif": self = .heic
         case let other: self.init(rawValue: other)
         }
     }
@@ -53,9 +58,26 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("ftyp".utf8), at: 4), let heif = heifBrand(bytes) { return heif }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(Array("BM".utf8)) && bytes.count >= 26 { return .bmp }
         return nil
+    }
+
+    /// AVIF or HEIC from an ISO BMFF `ftyp` box's major and compatible brands (AVIF wins when a file
+    /// lists both; `mif1`/`msf1` alone is a HEIF of unknown codec, taken as HEIC), nil for other
+    /// BMFF files (MP4, ...).
+    private static func heifBrand(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {
+        guard bytes.count >= 16 else { return nil }
+        let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        let end = min(bytes.count, size >= 16 ? size : 16, 256)
+        var brands: [String] = []
+        for at in stride(from: 8, to: end - 3, by: 4) where at != 12 {
+            brands.append(String(decoding: bytes[at..<(at + 4)], as: UTF8.self))
+        }
+        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+        let heif: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+        return brands.contains(where: heif.contains) ? .heic : nil
     }
 
     /// The format whose signature starts `bytes`, or nil when none does.

@@ -1,6 +1,7 @@
 import CCodecs
+import CHeif
 
-/// Encodes a ``Bitmap`` as JPEG (libjpeg), PNG (libpng) or WebP (libwebp), in memory.
+/// Encodes a ``Bitmap`` as JPEG (libjpeg), PNG (libpng), WebP (libwebp) or AVIF (libheif with aom), in memory.
 public enum ImageEncoder {
     /// JPEG at `quality` (1...100). JPEG has no alpha: `.rgba8` and `.grayAlpha8` are flattened
     /// onto white, the page background thumbnails usually sit on. With `optimizeHuffman` libjpeg
@@ -31,6 +32,20 @@ public enum ImageEncoder {
         return try encode(bitmap, format: "WebP") { src, out, length, message in
             fg_webp_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
                            Int32(bitmap.format.channels), Int32(quality), out, length, message, 256)
+        }
+    }
+
+    /// AVIF (AV1 through libheif's aom encoder) at `quality` (0...100), 4:2:0, on one thread; `speed`
+    /// 0...9 trades compression for time (see ``Thumbnailer/avifSpeed``). Alpha is kept, grey is stored as RGB.
+    public static func encodeAVIF(_ bitmap: Bitmap, quality: Int = 75, speed: Int = 9) throws(EncodeError) -> [UInt8] {
+        guard (0...100).contains(quality) else { throw .invalidParameter("AVIF quality \(quality) is outside 0...100") }
+        guard (0...9).contains(speed) else { throw .invalidParameter("AVIF speed \(speed) is outside 0...9") }
+        guard fg_heif_can_encode_avif() != 0 else {
+            throw .codecFailed(format: "AVIF", reason: "libheif has no AV1 encoder (install libheif-plugin-aomenc)")
+        }
+        return try encode(bitmap, format: "AVIF") { src, out, length, message in
+            fg_heif_encode_avif(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
+                                Int32(bitmap.format.channels), Int32(quality), Int32(speed), out, length, message, 256)
         }
     }
 

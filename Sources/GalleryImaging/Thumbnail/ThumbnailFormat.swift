@@ -1,10 +1,11 @@
-/// How thumbnails are encoded: `auto` (PNG when the image has alpha, else JPEG), or always JPEG, PNG
-/// or WebP. JPEG flattens alpha onto white; PNG and WebP keep it.
+/// How thumbnails are encoded: `auto` (PNG when the image has alpha, else JPEG), or always JPEG, PNG,
+/// WebP or AVIF. JPEG flattens alpha onto white; PNG, WebP and AVIF keep it.
 public enum ThumbnailFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case auto
     case jpeg
     case png
     case webp
+    case avif
 
     /// The format a bitmap with or without alpha is encoded in.
     public func resolved(hasAlpha: Bool) -> ImageFormat {
@@ -13,6 +14,7 @@ public enum ThumbnailFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .jpeg: .jpeg
         case .png: .png
         case .webp: .webp
+        case .avif: .avif
         }
     }
 

@@ -8,11 +8,24 @@ public struct GalleryPageOptions: Sendable, Hashable {
     public var showLocation: Bool
     /// How copies of one photo are grouped (`--duplicates`); not at all by default.
     public var duplicates: DuplicateMode
+    /// The longest edge of the display rendition a photo page shows instead of the original (which
+    /// stays linked): made from the same decode as the thumbnails, recorded among them under this size,
+    /// and never offered to the index cards. 0: none, the page offers the original (the command line's
+    /// `--display-size` defaults to 2048). Originals no larger are shown as they are.
+    public var displaySize: Int
+    /// Other encodings of every thumbnail and display rendition (AVIF, WebP), offered in this order as
+    /// `<source>`s of a `<picture>` before the `<img>` of the thumbnails' own format, so a browser that
+    /// shows them loads the smaller file and every other browser the `<img>`. Set by the gallery run from
+    /// its ``GalleryJob/extraThumbnailFormats``; empty: plain `<img>`s.
+    public var sourceFormats: [ImageFormat] = []
 
-    /// Options with the defaults: 240 photos per index page, no location, no grouping of copies.
-    public init(photosPerIndexPage: Int = 240, showLocation: Bool = false, duplicates: DuplicateMode = .off) {
+    /// Options with the defaults: 240 photos per index page, no location, no grouping of copies, no
+    /// display rendition.
+    public init(photosPerIndexPage: Int = 240, showLocation: Bool = false, duplicates: DuplicateMode = .off,
+                displaySize: Int = 0) {
         self.photosPerIndexPage = max(1, photosPerIndexPage)
         self.showLocation = showLocation
         self.duplicates = duplicates
+        self.displaySize = max(0, displaySize)
     }
 }

@@ -57,8 +57,15 @@ public struct GalleryJob: Sendable {
     /// The thumbnails' encoding (`.auto`: PNG with alpha, else JPEG). A re-run with a fixed format
     /// remakes thumbnails recorded in another one.
     public var thumbnailFormat = ThumbnailFormat.auto
+    /// More encodings of every thumbnail and display rendition (`.avif`, `.webp`), written beside the
+    /// ``thumbnailFormat`` file under the same name; the pages offer them first (``GalleryPageOptions/sourceFormats``,
+    /// which the run sets from this list).
+    public var extraThumbnailFormats: [ThumbnailFormat] = []
     /// WebP quality of the thumbnails when they are WebP.
     public var webpQuality = 85
+    /// AVIF quality and aom speed of the thumbnails when they are AVIF (see ``Thumbnailer/avifSpeed``).
+    public var avifQuality = 75
+    public var avifSpeed = 9
     /// Threads for decoding, scaling and encoding (default: the cores).
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Decode guards (pixel count, scans, bytes).

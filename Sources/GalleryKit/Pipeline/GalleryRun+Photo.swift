@@ -67,8 +67,17 @@ extension GalleryRun {
             guard let existing = thumbnails[size] else { return true }
             if let wanted = job.thumbnailFormat.fixedExtension,
                (existing.path as NSString).pathExtension.lowercased() != wanted { return true }
-            return Self.fileSize(job.folder + "/" + existing.path) == nil
+            return Self.fileSize(job.folder + "/" + existing.path) == nil || !hasExtraFormats(existing)
         }
+        // The display rendition: wanted unless a thumbnail size is the same, or the recorded original is
+        // no larger (the page shows the original then); remade like a thumbnail when missing.
+        let displaySize = job.pageOptions.displaySize
+        var displayMissing = displaySize > 0 && !job.thumbnailSizes.contains(displaySize)
+        if displayMissing, let recorded, let width = recorded.width, let height = recorded.height,
+           max(width, height) <= displaySize { displayMissing = false }
+        if displayMissing, let existing = thumbnails[displaySize],
+           job.thumbnailFormat.fixedExtension.map({ (existing.path as NSString).pathExtension.lowercased() == $0 }) ?? true,
+           Self.fileSize(job.folder + "/" + existing.path) != nil, hasExtraFormats(existing) { displayMissing = false }
         var made = 0
         // Stopping: no new decode work. A finished original stays on disk unjournaled (one still in
         // memory is written now); the next run finds it complete and only makes its thumbnails.
@@ -76,19 +85,22 @@ extension GalleryRun {
         if isStopping || Task.isCancelled { return keepOriginal() }
         // An original journaled by an older version has no hashes: they are computed once, here.
         let unhashed = recorded != nil && recorded?.phash == nil
-        if recorded == nil || !missing.isEmpty || unhashed {
+        if recorded == nil || !missing.isEmpty || unhashed || displayMissing {
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
-                                                              webpQuality: job.webpQuality, decodeOptions: job.decodeOptions),
+                                                              webpQuality: job.webpQuality, avifQuality: job.avifQuality,
+                                                              avifSpeed: job.avifSpeed, decodeOptions: job.decodeOptions),
                                      cache: cache, keepLocation: job.pageOptions.showLocation,
-                                     fingerprintSize: job.thumbnailSizes.max(), body: body)
+                                     fingerprintSize: job.thumbnailSizes.max(),
+                                     displaySize: displayMissing ? displaySize : nil,
+                                     extraFormats: job.extraThumbnailFormats, body: body)
             let id = photo.id, journalOriginal = recorded == nil || unhashed
             do {
-                // The worker journals what it made too, in one write.
+                // The worker journals what it made too (the display rendition among the thumbnails), in one write.
                 let output = try await pool.run { () throws(PipelineError) in
                     let output = try work.run()
-                    var records = output.thumbnails.map { JournalRecord.thumbnail(id: id, file: $0) }
+                    var records = (output.thumbnails + (output.display.map { [$0] } ?? [])).map { JournalRecord.thumbnail(id: id, file: $0) }
                     if journalOriginal { records.insert(.original(id: id, file: output.original), at: 0) }
                     do throws(GalleryError) { try journal.append(contentsOf: records) } catch { throw .gallery(error) }
                     return output
@@ -108,6 +120,13 @@ extension GalleryRun {
         }
         count { $0.photosOK += 1 }
         emit(.photoFinished(id: photo.id, name: photo.name, downloaded: downloaded, thumbnailsMade: made))
+    }
+
+    /// Whether every extra encoding (``GalleryJob/extraThumbnailFormats``) of a recorded thumbnail is on disk.
+    private func hasExtraFormats(_ thumbnail: ThumbnailFile) -> Bool {
+        job.extraThumbnailFormats.allSatisfy { format in
+            Self.fileSize(job.folder + "/" + PictureSources.path(thumbnail.path, as: format.resolved(hasAlpha: false))) != nil
+        }
     }
 
     private func fail(_ photo: Photo, url: String, _ error: PipelineError, journal: Journal) {

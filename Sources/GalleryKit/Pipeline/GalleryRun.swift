@@ -133,6 +133,7 @@ public final class GalleryRun: Sendable {
             } else {
                 var writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
                 writer.pageOptions = job.pageOptions
+                writer.pageOptions.sourceFormats = job.extraThumbnailFormats.map { $0.resolved(hasAlpha: false) }
                 writer.parallel = pool
                 try writer.write(journal, comments: { spill?.comments(of: $0) ?? [] })
             }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The CPU part of one photo, run on the ``WorkerPool``: read the original, hash it, decode it once
-/// (reduced in the codec for the largest thumbnail), and write every missing thumbnail size.
+/// (reduced in the codec for the largest thumbnail or the display rendition), and write every missing
+/// thumbnail size and the display rendition.
 /// Upright thumbnails go through the decoded-image cache, keyed by the original's content hash.
 struct ThumbnailWork: Sendable {
     var folder: String
@@ -19,10 +20,17 @@ struct ThumbnailWork: Sendable {
     /// The thumbnail size the photo's pHash and ThumbHash are taken from (the job's largest, whether
     /// or not it is missing, so every run hashes the same pixels); nil: no hashes.
     var fingerprintSize: Int?
+    /// Make the display rendition, this many pixels on its longest edge, from the same decode (nil:
+    /// not wanted or already there). Not made when the original is no larger: the page shows the original.
+    var displaySize: Int? = nil
+    /// More encodings of each file made (``GalleryJob/extraThumbnailFormats``), written beside it.
+    var extraFormats: [ThumbnailFormat] = []
 
     struct Output: Sendable {
         var original: OriginalFile
         var thumbnails: [ThumbnailFile]
+        /// The display rendition, when one was made.
+        var display: ThumbnailFile? = nil
     }
 
     /// The original just downloaded, whole in memory and not yet written: this work publishes it
@@ -57,7 +65,7 @@ struct ThumbnailWork: Sendable {
             if bitmap == nil {
                 if decoded == nil {
                     var options = thumbnailer.decodeOptions
-                    options.target = .longestEdge(sizes.max() ?? size)
+                    options.target = .longestEdge(max(sizes.max() ?? size, displaySize ?? 0))
                     do { decoded = try ImageDecoder.decode(bytes, name: path, options: options) } catch {
                         throw .imaging(.decode(error))
                     }
@@ -74,7 +82,30 @@ struct ThumbnailWork: Sendable {
             do { encoded = try thumbnailer.encode(bitmap!, name: path) } catch { throw .imaging(error) }
             let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
             do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+            try writeExtraFormats(bitmap!, size: size, path: path)
             made.append(ThumbnailFile(size: size, path: relative, width: bitmap!.width, height: bitmap!.height))
+        }
+        var display: ThumbnailFile?
+        if let displaySize {
+            if decoded == nil {
+                var options = thumbnailer.decodeOptions
+                options.target = .longestEdge(displaySize)
+                do { decoded = try ImageDecoder.decode(bytes, name: path, options: options) } catch {
+                    throw .imaging(.decode(error))
+                }
+            }
+            if max(decoded!.sourceWidth, decoded!.sourceHeight) > displaySize {
+                // Not cached: a 2048 px bitmap would push a hundred thumbnails out of the cache.
+                var sized = thumbnailer
+                sized.longestEdge = displaySize
+                let bitmap = sized.render(decoded!)
+                let encoded: EncodedImage
+                do { encoded = try thumbnailer.encode(bitmap, name: path) } catch { throw .imaging(error) }
+                let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: displaySize, extension: encoded.fileExtension)
+                do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+                try writeExtraFormats(bitmap, size: displaySize, path: path)
+                display = ThumbnailFile(size: displaySize, path: relative, width: bitmap.width, height: bitmap.height)
+            }
         }
         // The upright size of the original: from the decode when there was one, else (every size a
         // cache hit, or none missing) from the header alone.
@@ -94,11 +125,23 @@ struct ThumbnailWork: Sendable {
                                     width: swap ? height : width, height: swap ? width : height,
                                     exif: keepLocation ? exif : exif?.withoutLocation,
                                     phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64)
-        return Output(original: original, thumbnails: made)
+        return Output(original: original, thumbnails: made, display: display)
+    }
+
+    /// The other encodings of one thumbnail or display rendition, beside it under the same name.
+    private func writeExtraFormats(_ bitmap: Bitmap, size: Int, path: String) throws(PipelineError) {
+        for format in extraFormats {
+            var other = thumbnailer
+            other.format = format
+            let encoded: EncodedImage
+            do { encoded = try other.encode(bitmap, name: path) } catch { throw .imaging(error) }
+            let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
+            do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+        }
     }
 
     /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`
-    /// (and a WebP or GIF `.webp` or `.gif`).
+    /// (and a WebP, GIF, HEIC or AVIF `.webp`, `.gif`, `.heic` or `.avif`).
     private func fixExtension(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> String {
         let renamed = fixedPath(bytes)
         guard renamed != originalPath else { return originalPath }

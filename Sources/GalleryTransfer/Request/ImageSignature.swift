@@ -8,6 +8,10 @@ public enum ImageSignature: String, Sendable {
     case gif
     /// `RIFF` + size + `WEBP`.
     case webp
+    /// An ISO BMFF `ftyp` box whose major brand is HEIF's (`heic`, `heix`, `mif1`, ...).
+    case heic
+    /// An ISO BMFF `ftyp` box whose major brand is `avif` or `avis`.
+    case avif
 
     /// The longest signature we check (WebP: "RIFF" + size + "WEBP").
     static let bytesNeeded = 12
@@ -19,6 +23,13 @@ public enum ImageSignature: String, Sendable {
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if b.starts(with: Array("GIF87a".utf8)) || b.starts(with: Array("GIF89a".utf8)) { return .gif }
         if b.count >= 12, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if b.count >= 12, Array(b[4..<8]) == Array("ftyp".utf8) {
+            switch String(decoding: b[8..<12], as: UTF8.self) {
+            case "avif", "avis": return .avif
+            case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1": return .heic
+            default: return nil
+            }
+        }
         return nil
     }
 
@@ -41,7 +52,7 @@ public enum ImageSignature: String, Sendable {
         if starts([0x50, 0x4B, 0x03, 0x04]) { return "a ZIP archive" }
         if starts(Array("II*\u{0}".utf8)) || starts(Array("MM\u{0}*".utf8)) { return "a TIFF image (not supported)" }
         if starts(Array("BM".utf8)) { return "a BMP image (not supported)" }
-        if starts(Array("ftyp".utf8), at: 4) { return "an ISO media file (AVIF/HEIF/MP4, not supported)" }
+        if starts(Array("ftyp".utf8), at: 4) { return "an ISO media file (MP4 or another non-image brand)" }
         let printable = head.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         guard printable else { return "binary data" }
         var text = String(decoding: head, as: UTF8.self).lowercased()

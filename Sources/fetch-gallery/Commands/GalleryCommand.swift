@@ -165,8 +165,11 @@ struct GalleryCommand: AsyncParsableCommand {
         job.workers = workers
         job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
         job.jpegQuality = encoding.quality
-        job.thumbnailFormat = encoding.format
+        job.thumbnailFormat = encoding.format.primary
+        job.extraThumbnailFormats = encoding.format.extras
         job.webpQuality = encoding.webpQuality
+        job.avifQuality = encoding.avifQuality
+        job.avifSpeed = encoding.avifSpeed
         job.allowPrivateAddresses = allowPrivateAddresses
         job.shard = shard
         sources.configure(&job, userAgent: transfer.userAgent, consumerKey: consumerKey)

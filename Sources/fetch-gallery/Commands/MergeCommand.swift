@@ -25,13 +25,20 @@ struct MergeCommand: ParsableCommand {
 
     @OptionGroup var pageOptions: PageOptions
 
+    @Option(help: ArgumentHelp("The --format the shards ran with (e.g. avif,jpeg): the pages then offer their AVIF and WebP thumbnails first.",
+                               valueName: "formats"))
+    var format = EncodingOptions.FormatList(formats: [.auto])
+
     @Flag(name: .shortAndLong, help: "Print errors only.")
     var quiet = false
+
+    func validate() throws { try format.validate() }
 
     func run() throws {
         let report: MergeReport
         var merge = GalleryMerge(folder: out, shards: count)
         merge.pageOptions = pageOptions.options
+        merge.pageOptions.sourceFormats = format.extras.map { $0.resolved(hasAlpha: false) }
         switch Self.merge(merge) {
         case .success(let merged): report = merged
         case .failure(let error):

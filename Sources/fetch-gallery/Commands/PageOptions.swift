@@ -16,9 +16,17 @@ struct PageOptions: ParsableArguments {
             help: "Show copies of one photo once: 'exact' groups identical files, 'near' also resized, recompressed or converted copies, 'off' (the default) shows every file. Files are never deleted; the shown photo's page credits every source.")
     var duplicates: DuplicateMode = .off
 
+    @Option(name: .customLong("display-size"),
+            help: "Longest edge of the picture a photo page shows, made beside the thumbnails (the original stays linked on the page; 0: show the original itself).")
+    var displaySize = 2048
+
     func validate() throws {
         guard photosPerPage >= 1 else { throw ValidationError("--photos-per-page must be at least 1") }
+        guard displaySize >= 0 else { throw ValidationError("--display-size must be 0 (none) or a positive number of pixels") }
     }
 
-    var options: GalleryPageOptions { GalleryPageOptions(photosPerIndexPage: photosPerPage, showLocation: showLocation, duplicates: duplicates) }
+    var options: GalleryPageOptions {
+        GalleryPageOptions(photosPerIndexPage: photosPerPage, showLocation: showLocation, duplicates: duplicates,
+                           displaySize: displaySize)
+    }
 }

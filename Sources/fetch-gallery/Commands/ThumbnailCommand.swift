@@ -9,17 +9,17 @@ import Glibc
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make thumbnails of local JPEG, PNG, WebP and GIF files.",
+        abstract: "Make thumbnails of local JPEG, PNG, WebP, GIF, HEIC and AVIF files.",
         discussion: """
             Writes DIR/<name>.jpg for each input (DIR/<name>.png when the image has alpha; .png or .webp \
-            for every input with --format png or webp), upright \
+            for every input with --format png, webp or avif; one file per format with --format avif,jpeg), upright \
             (EXIF orientation applied), with the longest edge --size pixels (never upscaled). \
             A file that cannot be read prints one line on stderr naming it and the reason; the others go on.
             Exit status: 0 when every file succeeded, 1 when any failed, 2 for a usage error.
             """
     )
 
-    @Argument(help: "Image files (JPEG, PNG, WebP or GIF; the format is read from the bytes, not the name).")
+    @Argument(help: "Image files (JPEG, PNG, WebP, GIF, HEIC or AVIF; the format is read from the bytes, not the name).")
     var files: [String]
 
     @Option(name: .shortAndLong, help: "Folder for the thumbnails (created if missing).")
@@ -41,24 +41,42 @@ struct ThumbnailCommand: ParsableCommand {
                              visibility: .hidden))
     var noFastPaths = false
 
+    @Option(help: ArgumentHelp("Encode each thumbnail this many times (the last is written): the encode's CPU is the "
+                               + "difference between two runs (Scripts/bench-avif).", visibility: .hidden))
+    var encodeRepeat: Int = 1
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one image file") }
         guard size > 0 else { throw ValidationError("--size must be at least 1") }
         guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be at least 1") }
+        guard encodeRepeat > 0 else { throw ValidationError("--encode-repeat must be at least 1") }
     }
 
     func run() throws {
-        let thumbnailer = Thumbnailer(longestEdge: size, jpegQuality: encoding.quality, format: encoding.format,
-                                      webpQuality: encoding.webpQuality, decodeOptions: DecodeOptions(maxPixels: maxPixels, useFastPaths: !noFastPaths))
+        let thumbnailer = Thumbnailer(longestEdge: size, jpegQuality: encoding.quality, format: encoding.format.primary,
+                                      webpQuality: encoding.webpQuality, avifQuality: encoding.avifQuality,
+                                      avifSpeed: encoding.avifSpeed, decodeOptions: DecodeOptions(maxPixels: maxPixels, useFastPaths: !noFastPaths))
         let names = OutputNames.unique(for: files)
         let failures = Atomic<Int>(0)
         let outDir = out
         let inputs = files
+        let repeats = encodeRepeat
+        let extras = encoding.format.extras
         ParallelWork.run(count: inputs.count, workers: jobs) { i in
             do {
-                let image = try thumbnailer.thumbnail(fileAt: inputs[i])
+                var image = try thumbnailer.thumbnail(fileAt: inputs[i])
+                if repeats > 1 {
+                    let bitmap = thumbnailer.render(try ImageDecoder.decode(fileAt: inputs[i]))
+                    for _ in 1..<repeats { image = try thumbnailer.encode(bitmap, name: inputs[i]) }
+                }
                 try AtomicFile.write(image.bytes, to: "\(outDir)/\(names[i]).\(image.fileExtension)")
+                for format in extras {  // --format avif,jpeg: every format, each from its own decode
+                    var other = thumbnailer
+                    other.format = format
+                    let more = try other.thumbnail(fileAt: inputs[i])
+                    try AtomicFile.write(more.bytes, to: "\(outDir)/\(names[i]).\(more.fileExtension)")
+                }
             } catch {
                 failures.add(1, ordering: .relaxed)
                 StandardError.line("fetch-gallery: \(error)")

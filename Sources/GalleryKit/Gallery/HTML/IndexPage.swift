@@ -82,14 +82,14 @@ struct IndexPage {
         + "(min-width: 900px) calc((100vw - 60px) / 4), (min-width: 600px) calc((100vw - 48px) / 3), calc((100vw - 36px) / 2)"
 
     /// The card of a finished photo; `position` is its place on its index page (from 0).
-    static func card(_ entry: GalleryState.Entry, position: Int = .max) -> Node {
+    static func card(_ entry: GalleryState.Entry, position: Int = .max, sourceFormats: [ImageFormat] = []) -> Node {
         let meta = entry.metadata
         let name = GalleryDocument.displayName(meta.name)
         let link = SafeURL.relative(GalleryNaming.photoPagePath(id: meta.id, name: meta.name))
         return .element("li", attributes: ["class": "card", "id": anchor(meta.id)], children: [
             .element("figure", children: [
                 .element("a", attributes: ["href": link, "tabindex": "-1", "aria-hidden": "true"], children: [
-                    image(entry, alt: name, lazy: position >= eagerCards),
+                    image(entry, alt: name, lazy: position >= eagerCards, sourceFormats: sourceFormats),
                 ]),
                 .element("figcaption", children: [
                     .element("a", attributes: ["href": link], children: [GalleryDocument.isolated(name, class: "name")]),
@@ -104,7 +104,7 @@ struct IndexPage {
 
     /// The smallest thumbnail as `src`, every size in `srcset`; the original when no
     /// thumbnail was made.
-    private static func image(_ entry: GalleryState.Entry, alt: String, lazy: Bool) -> Node {
+    private static func image(_ entry: GalleryState.Entry, alt: String, lazy: Bool, sourceFormats: [ImageFormat]) -> Node {
         let loading = lazy ? "lazy" : "eager"
         let original = (entry.original?.width ?? entry.metadata.width, entry.original?.height ?? entry.metadata.height)
         let sizes = entry.thumbnails.keys.sorted()
@@ -120,7 +120,7 @@ struct IndexPage {
             ? sizes.map { "\(SafeURL.relative(entry.thumbnails[$0]!.path)) \(widthDescriptor(entry.thumbnails[$0]!, original))w" }
                 .joined(separator: ", ")
             : nil
-        return .element("img", attributes: [
+        let img = Node.element("img", attributes: [
             "src": SafeURL.relative(smallest.path),
             "srcset": srcset,
             "sizes": srcset == nil ? nil : thumbnailSizes,
@@ -128,6 +128,8 @@ struct IndexPage {
             "width": size.map { String($0.0) }, "height": size.map { String($0.1) },
             "style": Placeholder.style(entry.original),
         ])
+        let candidates = sizes.map { (path: entry.thumbnails[$0]!.path, width: Optional(widthDescriptor(entry.thumbnails[$0]!, original))) }
+        return PictureSources.wrap(img, candidates: candidates, formats: sourceFormats, sizes: thumbnailSizes, depth: 0)
     }
 
     private static func widthDescriptor(_ thumbnail: ThumbnailFile, _ original: (Int?, Int?)) -> Int {

@@ -34,6 +34,16 @@ public struct Node: Sendable, Hashable {
         return Node(kind: .element(tag: tag, attributes: kept, children: children))
     }
 
+    /// The same with attributes built at run time, in order; a nil value leaves the attribute out.
+    public static func element(_ tag: String, attributeList: [(String, String?)], children: [Node] = []) -> Node {
+        precondition(isName(tag), "tag name \(tag) is not a plain identifier")
+        let kept = attributeList.compactMap { pair -> Attribute? in
+            precondition(isName(pair.0), "attribute name \(pair.0) is not a plain identifier")
+            return pair.1.map { Attribute(name: pair.0, value: $0) }
+        }
+        return Node(kind: .element(tag: tag, attributes: kept, children: children))
+    }
+
     /// Text, escaped on output.
     public static func text(_ text: String) -> Node { Node(kind: .text(text)) }
 

@@ -14,10 +14,10 @@ struct PhotoDetailPage {
         /// What the photo page shows of it (`src` and `srcset`), for the script to preload.
         var image: ShownImage?
 
-        init(_ entry: GalleryState.Entry) {
+        init(_ entry: GalleryState.Entry, displaySize: Int = 0) {
             path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
             name = GalleryDocument.displayName(entry.metadata.name)
-            image = ShownImage(entry)
+            image = ShownImage(entry, displaySize: displaySize)
         }
     }
 
@@ -32,6 +32,10 @@ struct PhotoDetailPage {
     var showLocation = false
     /// The other photos of this one's group of copies (`--duplicates`), each credited on this page.
     var copies: [(entry: GalleryState.Entry, membership: DuplicateGrouping.Membership)] = []
+    /// The display rendition's size (``GalleryPageOptions/displaySize``); 0: the original is shown.
+    var displaySize = 0
+    /// Other encodings of the thumbnails offered as `<source>`s (``GalleryPageOptions/sourceFormats``).
+    var sourceFormats: [ImageFormat] = []
 
     /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
     static let depth = 2
@@ -49,8 +53,8 @@ struct PhotoDetailPage {
             ]),
             .element("h1", children: [GalleryDocument.isolated(name)]),
         ]
-        if let image = ShownImage(entry) {
-            body.append(.element("figure", attributes: ["class": "photo"], children: [image.node(alt: name, depth: Self.depth)]))
+        if let image = ShownImage(entry, displaySize: displaySize) {
+            body.append(.element("figure", attributes: ["class": "photo"], children: [image.node(alt: name, depth: Self.depth, sourceFormats: sourceFormats)]))
         }
         if previous != nil || next != nil {
             body.append(.element("nav", attributes: ["class": "pager", "aria-label": "Photos"], children: [
@@ -132,11 +136,19 @@ struct PhotoDetailPage {
     }
 
     private func link(_ before: String, _ neighbour: Neighbour, _ rel: String, after: String) -> Node {
-        .element("a", attributes: [
-            "href": SafeURL.relative(neighbour.path, depth: Self.depth), "rel": rel, "class": rel,
-            "data-src": neighbour.image.map { SafeURL.relative($0.src, depth: Self.depth) },
-            "data-srcset": neighbour.image?.srcset(depth: Self.depth),
-            "data-sizes": neighbour.image?.srcset(depth: Self.depth) == nil ? nil : neighbour.image?.sizes,
-        ], children: [.text(before), GalleryDocument.isolated(neighbour.name), .text(after)])
+        var attributes: [(String, String?)] = [
+            ("href", SafeURL.relative(neighbour.path, depth: Self.depth)), ("rel", rel), ("class", rel),
+            ("data-src", neighbour.image.map { SafeURL.relative($0.src, depth: Self.depth) }),
+            ("data-srcset", neighbour.image?.srcset(depth: Self.depth)),
+            ("data-sizes", neighbour.image?.srcset(depth: Self.depth) == nil ? nil : neighbour.image?.sizes),
+        ]
+        // What the next page's <picture> offers first, so the script preloads the file it will show.
+        if let image = neighbour.image {
+            let shown = image.candidates.isEmpty ? [(path: image.src, width: image.width)]
+                : image.candidates.map { (path: $0.path, width: Optional($0.width)) }
+            let sources = PictureSources.dataAttributes(candidates: shown, formats: sourceFormats, depth: Self.depth)
+            for format in sourceFormats { attributes.append(("data-srcset-" + format.fileExtension, sources["data-srcset-" + format.fileExtension])) }
+        }
+        return .element("a", attributeList: attributes, children: [.text(before), GalleryDocument.isolated(neighbour.name), .text(after)])
     }
 }

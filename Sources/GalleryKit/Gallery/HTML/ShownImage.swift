@@ -1,7 +1,9 @@
-/// The image a photo page shows: the original as `src`, and every thumbnail plus the original in a
-/// `srcset` with width descriptors, so a phone gets a thumbnail and a large screen the original.
+/// The image a photo page shows: the display rendition (see ``GalleryPageOptions/displaySize``) as
+/// `src`, and every smaller thumbnail plus the display rendition in a `srcset` with width descriptors,
+/// so a phone gets a thumbnail and a large screen the display rendition. Without one (none wanted, or
+/// the original is no larger), the original takes its place.
 struct ShownImage: Equatable {
-    /// The original's path in the gallery.
+    /// The display rendition's or the original's path in the gallery.
     var src: String
     var width: Int?
     var height: Int?
@@ -16,7 +18,7 @@ struct ShownImage: Equatable {
     }
 
     /// The image of a finished photo; nil without an original.
-    init?(_ entry: GalleryState.Entry) {
+    init?(_ entry: GalleryState.Entry, displaySize: Int = 0) {
         guard let original = entry.original else { return nil }
         src = original.path
         width = original.width ?? entry.metadata.width
@@ -28,7 +30,13 @@ struct ShownImage: Equatable {
                   let (w, _) = GalleryDocument.dimensions(of: thumbnail, original: (width, height)), w < width else { return nil }
             return (thumbnail.path, w)
         }
-        candidates = thumbnails + [(original.path, width)]
+        if displaySize > 0, let display = entry.thumbnails[displaySize],
+           let shown = thumbnails.first(where: { $0.0 == display.path }) {
+            src = display.path
+            candidates = thumbnails.filter { $0.1 <= shown.1 }
+        } else {
+            candidates = thumbnails + [(original.path, width)]
+        }
     }
 
     static func == (a: ShownImage, b: ShownImage) -> Bool {
@@ -41,12 +49,15 @@ struct ShownImage: Equatable {
         return candidates.map { "\(SafeURL.relative($0.path, depth: depth)) \($0.width)w" }.joined(separator: ", ")
     }
 
-    /// The `<img>` element.
-    func node(alt: String, depth: Int) -> Node {
+    /// The `<img>` element, in a `<picture>` with a `<source>` per format of `sourceFormats` when every
+    /// candidate is a thumbnail or the display rendition (see ``PictureSources``).
+    func node(alt: String, depth: Int, sourceFormats: [ImageFormat] = []) -> Node {
         let srcset = srcset(depth: depth)
-        return .element("img", attributes: [
+        let img = Node.element("img", attributes: [
             "src": SafeURL.relative(src, depth: depth), "srcset": srcset, "sizes": srcset == nil ? nil : sizes,
             "alt": alt, "width": width.map(String.init), "height": height.map(String.init),
         ])
+        let shown = candidates.isEmpty ? [(path: src, width: width)] : candidates.map { (path: $0.path, width: Optional($0.width)) }
+        return PictureSources.wrap(img, candidates: shown, formats: sourceFormats, sizes: sizes, depth: depth)
     }
 }

@@ -6,7 +6,7 @@
 /// follow `rel="prev"`/`rel="next"` (photo to photo, or index page to index page), Escape or Up follow
 /// `rel="up"` (a photo page back to the index page that shows it), a horizontal swipe on a touch screen
 /// does Left/Right, and once a photo page has loaded the next photo's image is fetched (with the same
-/// `srcset` and `sizes`, so the browser picks the same file the next page will show). It reads no page
+/// `<source>`s, `srcset` and `sizes`, so the browser picks the same file the next page will show). It reads no page
 /// text and writes none, so untrusted text cannot reach it. No framework, no network resource.
 enum ViewerScript {
     /// Where it is written, relative to the gallery root.
@@ -52,7 +52,21 @@ enum ViewerScript {
       window.addEventListener("load", function () {
         var next = link("next");
         if (!next || !next.dataset.src) return;
-        var image = new Image();
+        // As the next page shows it: a <picture> whose AVIF/WebP sources come first (the browser takes
+        // the first type it shows), detached from the page; an <img> whose parent is a <picture> loads
+        // by the same choice whether or not it is in a document.
+        var picture = document.createElement("picture");
+        ["avif", "webp"].forEach(function (format) {
+          var srcset = next.getAttribute("data-srcset-" + format);
+          if (!srcset) return;
+          var source = document.createElement("source");
+          source.type = "image/" + format;
+          if (next.dataset.sizes) source.sizes = next.dataset.sizes;
+          source.srcset = srcset;
+          picture.appendChild(source);
+        });
+        var image = document.createElement("img");
+        picture.appendChild(image);
         if (next.dataset.srcset) {
           image.sizes = next.dataset.sizes || "100vw";
           image.srcset = next.dataset.srcset;

@@ -105,7 +105,7 @@ final class GalleryOutput {
             grouped += 1
         } else if entry.isComplete {
             added.append((entry, done % perPage, membership))
-            let previous = settlePending(next: PhotoDetailPage.Neighbour(entry))
+            let previous = settlePending(next: PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize))
             pending = PageWork(entry: entry, comments: comments, previous: previous, next: nil,
                                indexPage: done / perPage + 1,
                                copies: (membership?.members ?? []).filter { $0 != id }.compactMap { copies[$0] }
@@ -124,7 +124,7 @@ final class GalleryOutput {
         work.next = next
         pageWork.append(work)
         pending = nil
-        return PhotoDetailPage.Neighbour(work.entry)
+        return PhotoDetailPage.Neighbour(work.entry, displaySize: options.displaySize)
     }
 
     /// Renders the queued manifest entries, cards and photo pages on every core (each page is written
@@ -146,14 +146,19 @@ final class GalleryOutput {
                         .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
                     // Cards are NUL-separated: rendering turns every control character into U+FFFD.
                     let isCopy = membership.map { $0.shown != entry.metadata.id } ?? false
-                    let card = isCopy ? nil : position.map { IndexPage.card(entry, position: $0) } ?? IndexPage.failedCard(entry)
+                    // Index cards get the thumbnails only, not the display rendition.
+                    var shown = entry
+                    if options.displaySize > 0, shown.thumbnails.count > 1 { shown.thumbnails[options.displaySize] = nil }
+                    let card = isCopy ? nil : position.map { IndexPage.card(shown, position: $0, sourceFormats: options.sourceFormats) }
+                        ?? IndexPage.failedCard(entry)
                     return .record(manifest: indented, card: card.map { $0.render() + "\u{0}" }, complete: position != nil)
                 }
                 let work = pagesToMake[i - records.count]
                 let path = GalleryNaming.photoPagePath(id: work.entry.metadata.id, name: work.entry.metadata.name)
                 let page = PhotoDetailPage(entry: work.entry, comments: work.comments, previous: work.previous,
                                            next: work.next, indexPath: IndexPage.path(page: work.indexPage),
-                                           showLocation: options.showLocation, copies: work.copies)
+                                           showLocation: options.showLocation, copies: work.copies,
+                                           displaySize: options.displaySize, sourceFormats: options.sourceFormats)
                 try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
                 return .page(path: path)
             } catch {
