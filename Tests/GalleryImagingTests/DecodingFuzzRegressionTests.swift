@@ -2,7 +2,7 @@ import Foundation
 import GalleryImaging
 import Testing
 
-/// Inputs kept from the `jpeg`, `png` and `heif` fuzz targets (Fuzz/jpeg.swift, ...): crashes and leaks
+/// Inputs kept from the `jpeg`, `png`, `webp`, `gif` and `heif` fuzz targets (Fuzz/jpeg.swift, ...): crashes and leaks
 /// that were fixed, and the smallest corpus inputs that reach error paths. Each must end in a typed
 /// DecodeError or a consistent bitmap, under the product's default guards and the fuzzer's low ones,
 /// at every target the harness picks from, and scale to a thumbnail of the promised size.
@@ -12,13 +12,17 @@ struct DecodingFuzzRegressionTests {
         .appendingPathComponent("Fixtures/fuzz-regressions")
     static var files: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { file in [".jpg", ".png", ".avif", ".heic"].contains { file.hasSuffix($0) } }.sorted()
+            .filter { file in extensions.contains { file.hasSuffix($0) } }.sorted()
     }
+    static let extensions = [".jpg", ".png", ".webp", ".gif", ".avif", ".heic"]
     static let targets: [DecodeTarget] = [.longestEdge(1), .longestEdge(16), .longestEdge(64), .longestEdge(256),
                                           .covering(width: 40, height: 30), .fullSize]
 
     @Test func regressionFilesExist() {
         #expect(Self.files.count >= 4)
+        for ext in [".jpg", ".png", ".webp", ".gif", ".avif"] {
+            #expect(Self.files.contains { $0.hasSuffix(ext) }, "no \(ext) regression input")
+        }
     }
 
     @Test(arguments: files)

@@ -11,15 +11,21 @@ enum JSONFields {
         return nil
     }
 
-    /// A whole number, or its text ("4932"); nil for anything else.
+    /// A whole number, or its text ("4932"); nil for anything else. Either way at most 9e15 in size, so
+    /// arithmetic on a count or a page number a server sent (`"total":"9223372036854775807"`) cannot overflow.
     static func int(_ value: Any?) -> Int? {
-        if let text = value as? String { return Int(text.trimmingCharacters(in: .whitespaces)) }
+        if let text = value as? String {
+            return Int(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.magnitude < maxMagnitude ? $0 : nil }
+        }
         if let number = value as? NSNumber {
             let double = number.doubleValue
-            return double.isFinite && double.rounded() == double && abs(double) < 9e15 ? Int(double) : nil
+            return double.isFinite && double.rounded() == double && abs(double) < Double(maxMagnitude) ? Int(double) : nil
         }
         return nil
     }
+
+    /// The largest magnitude ``int(_:)`` reads (exactly representable as a Double, far from overflowing).
+    static let maxMagnitude: UInt = 9_000_000_000_000_000
 
     /// A boolean, `0`/`1`, or `"true"`/`"false"`.
     static func bool(_ value: Any?) -> Bool? {

@@ -100,17 +100,22 @@ public struct CommonsSource: PhotoSource {
                 }
                 throw .service(service: name, url: url, status: response.status, message: "\(code): \(info)")
             }
-            let pages = JSONFields.array(JSONFields.object(object["query"])?["pages"])?.compactMap { $0 as? [String: Any] } ?? []
-            let complete = object["batchcomplete"].map { JSONFields.bool($0) ?? true } ?? false
-            var next: [String: String]?
-            if let cont = JSONFields.object(object["continue"]) {
-                next = cont.reduce(into: [:]) { out, pair in if let value = JSONFields.string(pair.value) { out[pair.key] = value } }
-            }
-            if !complete, next == nil, pages.isEmpty, object["query"] == nil {
-                // An empty category answers with neither: the listing is simply over.
-                return Answer(pages: [], batchComplete: true, next: nil)
-            }
-            return Answer(pages: pages, batchComplete: complete, next: next)
+            return Self.answer(object)
         }
+    }
+
+    /// One answer without an `error`: its pages, whether it completes the batch, and what continues it.
+    static func answer(_ object: [String: Any]) -> Answer {
+        let pages = JSONFields.array(JSONFields.object(object["query"])?["pages"])?.compactMap { $0 as? [String: Any] } ?? []
+        let complete = object["batchcomplete"].map { JSONFields.bool($0) ?? true } ?? false
+        var next: [String: String]?
+        if let cont = JSONFields.object(object["continue"]) {
+            next = cont.reduce(into: [:]) { out, pair in if let value = JSONFields.string(pair.value) { out[pair.key] = value } }
+        }
+        if !complete, next == nil, pages.isEmpty, object["query"] == nil {
+            // An empty category answers with neither: the listing is simply over.
+            return Answer(pages: [], batchComplete: true, next: nil)
+        }
+        return Answer(pages: pages, batchComplete: complete, next: next)
     }
 }

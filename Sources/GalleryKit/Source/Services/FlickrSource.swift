@@ -60,6 +60,12 @@ public struct FlickrSource: PhotoSource {
         ]
         if let query { items += [("text", query), ("sort", "relevance"), ("media", "photos"), ("safe_search", includeNSFW ? "3" : "1")] }
         let object = try await call(items, client: client)
+        return try Self.batch(object, endpoint: endpoint, number: number, licences: table)
+    }
+
+    /// Page `number` from a successful (`stat=ok`) answer, licence ids named from `licences`.
+    static func batch(_ object: [String: Any], endpoint: URL, number: Int,
+                      licences table: [Int: (name: String, url: String?)]) throws(SourceError) -> SourceBatch {
         guard let list = JSONFields.object(object["photos"]), let photosList = JSONFields.array(list["photo"]) else {
             throw .missingList(page: endpoint, key: "photos.photo")
         }
@@ -99,12 +105,18 @@ public struct FlickrSource: PhotoSource {
     private func licenceTable(_ client: SourceClient) async throws(SourceError) -> [Int: (name: String, url: String?)] {
         if let known = licences.table.withLock({ $0 }) { return known }
         let object = try await call([("method", "flickr.photos.licenses.getInfo")], client: client)
+        let table = Self.licenceTable(object)
+        licences.table.withLock { $0 = table }
+        return table
+    }
+
+    /// The licences of a `flickr.photos.licenses.getInfo` answer; entries without an id or a name are left out.
+    static func licenceTable(_ object: [String: Any]) -> [Int: (name: String, url: String?)] {
         var table: [Int: (name: String, url: String?)] = [:]
         for case let entry as [String: Any] in JSONFields.array(JSONFields.object(object["licenses"])?["license"]) ?? [] {
             guard let id = JSONFields.int(entry["id"]), let name = JSONFields.text(entry["name"]) else { continue }
             table[id] = (name, JSONFields.text(entry["url"]))
         }
-        licences.table.withLock { $0 = table }
         return table
     }
 

@@ -52,9 +52,14 @@ public struct OpenverseSource: PhotoSource {
         if includeMature { items.append(("mature", "true")) }
         let url = SourceQuery.url(base, path: "/v1/images/", items)
         let response = try await client.get(url, service: name)
-        let object = try JSONFields.object(of: response.body, url: url)
+        return try Self.batch(response.body, url: url, number: number)
+    }
+
+    /// Page `number` of a search from the answer `body` to `url`.
+    static func batch(_ body: [UInt8], url: String, number: Int) throws(SourceError) -> SourceBatch {
+        let object = try JSONFields.object(of: body, url: url)
         guard let results = JSONFields.array(object["results"]) else {
-            throw .missingList(page: URL(string: url)!, key: "results")
+            throw .missingList(page: URL(string: url) ?? URL(string: "about:blank")!, key: "results")
         }
         var photos: [Photo] = []
         var skipped: [SkippedItem] = []

@@ -51,8 +51,13 @@ public struct PexelsSource: PhotoSource {
             }
             throw error
         }
-        let object = try JSONFields.object(of: response.body, url: url)
-        guard let items = JSONFields.array(object["photos"]) else { throw .missingList(page: URL(string: url)!, key: "photos") }
+        return try Self.batch(response.body, url: url, number: number, perPage: perPage)
+    }
+
+    /// Page `number` (of `perPage` photos) from the answer `body` to `url`.
+    static func batch(_ body: [UInt8], url: String, number: Int, perPage: Int) throws(SourceError) -> SourceBatch {
+        let object = try JSONFields.object(of: body, url: url)
+        guard let items = JSONFields.array(object["photos"]) else { throw .missingList(page: URL(string: url) ?? URL(string: "about:blank")!, key: "photos") }
         var photos: [Photo] = []
         var skipped: [SkippedItem] = []
         for (index, item) in items.enumerated() {
@@ -61,7 +66,7 @@ public struct PexelsSource: PhotoSource {
             case .failure(let reason): skipped.append(SkippedItem(index: index, reason: reason.text))
             }
         }
-        let total = JSONFields.int(object["total_results"])
+        let total = JSONFields.int(object["total_results"]).flatMap { $0 >= 0 ? $0 : nil }
         let more = JSONFields.text(object["next_page"]) != nil && !items.isEmpty
         return SourceBatch(page: PhotoPage(currentPage: number, totalPages: total.map { ($0 + perPage - 1) / perPage },
                                            totalItems: total, photos: photos, skipped: skipped),

@@ -52,9 +52,15 @@ public struct UnsplashSource: PhotoSource {
         let url = query.map { SourceQuery.url(base, path: "/search/photos", [("query", $0), ("page", String(number)), ("per_page", String(perPage))]) }
             ?? SourceQuery.url(base, path: "/photos", [("page", String(number)), ("per_page", String(perPage))])
         let body = try await get(url, client: client)
+        return try Self.batch(body, url: url, number: number, perPage: perPage, searching: query != nil)
+    }
+
+    /// Page `number` (of `perPage` photos) from the answer `body` to `url`: a bare array for the feed,
+    /// `{results}` for a search (`searching` only names the missing list).
+    static func batch(_ body: [UInt8], url: String, number: Int, perPage: Int, searching: Bool) throws(SourceError) -> SourceBatch {
         let parsed: Any
         do { parsed = try JSONSerialization.jsonObject(with: Data(body)) } catch {
-            throw .notJSON(page: URL(string: url)!, reason: String(describing: error))
+            throw .notJSON(page: URL(string: url) ?? URL(string: "about:blank")!, reason: String(describing: error))
         }
         let items: [Any]
         var totalPages: Int?
@@ -64,7 +70,7 @@ public struct UnsplashSource: PhotoSource {
             items = results
             totalPages = JSONFields.int(object["total_pages"])
         } else {
-            throw .missingList(page: URL(string: url)!, key: query == nil ? "[...]" : "results")
+            throw .missingList(page: URL(string: url) ?? URL(string: "about:blank")!, key: searching ? "results" : "[...]")
         }
         var photos: [Photo] = []
         var skipped: [SkippedItem] = []
