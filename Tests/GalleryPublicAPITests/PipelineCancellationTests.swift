@@ -78,7 +78,8 @@ import Testing
         let busy = Task { try await pipeline.image(fileAt: big) }
         #expect(await APIKit.eventually { pipeline.statistics.decodes == 1 })  // the big decode is running
         let small = Task { try await pipeline.image(fileAt: Corpus.path(APIKit.uprightPhoto), size: .longestEdge(64)) }
-        try await Task.sleep(for: .milliseconds(20))
+        // Cancelled once its work has started (and so is on its way to the worker queue), not after a pause.
+        #expect(await APIKit.eventually { pipeline.statistics.started == 2 })
         small.cancel()
         do {
             _ = try await small.value
