@@ -84,11 +84,11 @@ let package = Package(
         // Scripts/bench-cache: the pipeline's cold, warm and coalesced requests on real photos.
         .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         // Scripts/bench-fingerprint: pHash + ThumbHash against the thumbnail work, and the duplicate index at 1M photos.
-        .executableTarget(name: "bench-fingerprint", dependencies: ["GalleryKit"]),
+        .executableTarget(name: "bench-fingerprint", dependencies: ["GalleryKit", "GallerySync"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging", "GallerySync"]),
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
-        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),

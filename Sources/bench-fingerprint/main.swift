@@ -1,3 +1,4 @@
+import GallerySync
 import Foundation
 import GalleryKit
 
@@ -10,17 +11,6 @@ import GalleryKit
 //               another at 1-10 bits): build time, bytes, and a lookup within distance 10, against a
 //               linear scan of the same hashes (the anchor).
 // Usage: bench-fingerprint DIR [--rounds 5] [--hashes 1000000]
-/// SplitMix64: the same hashes every run.
-struct SplitMix {
-    var state: UInt64 = 0x1234_5678
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func bench() throws {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -82,7 +72,7 @@ func bench() throws {
                  Double(thumbHashBytes) / n, Double(placeholderBytes) / n, 4 * (Double(placeholderBytes) / n / 3).rounded(.up)))
 
     // The index at N photos.
-    var generator = SplitMix()
+    var generator = SplitMix64(seed: 0x1234_5678)  // the same hashes every run
     func nextHash() -> UInt64 { generator.next() }
     var hashes = (0..<hashCount).map { _ in nextHash() }
     for i in stride(from: 0, to: hashCount, by: 10) where i > 0 {

@@ -1,3 +1,4 @@
+import GallerySync
 import GalleryImaging
 import Testing
 
@@ -45,18 +46,5 @@ struct CachingConcurrencyTests {
         #expect(stats.count == stats.insertions - stats.evictions - stats.removals)
         #expect(stats.evictions > 0 && stats.rejections > 0 && stats.hits > 0)
         for entry in entries { #expect(cache.value(forKey: entry.key) == [entry.key, entry.key, entry.key]) }
-    }
-}
-
-/// A tiny deterministic generator so the stress test is reproducible per task.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

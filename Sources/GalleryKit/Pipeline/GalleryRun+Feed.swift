@@ -106,7 +106,7 @@ extension GalleryRun {
             guard await permits.acquire(), !isStopping else { return }
             let isNew = journal.map { !$0.contains(photo.photo.id) } ?? true
             // A failure here is not lost: the photo task journals `seen` itself and reports the error.
-            let journaled = (try? journal?.append(.seen(PhotoMetadata(photo)))) != nil && journal != nil
+            let journaled = (try? journal?.append(.seen(PhotoMetadata(photo)))) != nil
             count { $0.photosQueued += 1 }
             emit(.photoQueued(id: photo.photo.id, name: photo.photo.name))
             feed.yield(QueuedPhoto(selected: photo, isNew: isNew, seenJournaled: journaled))

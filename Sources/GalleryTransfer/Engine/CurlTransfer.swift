@@ -69,7 +69,7 @@ final class CurlTransfer: @unchecked Sendable {
         // can multiplex on it, rather than opening a connection of its own per transfer. Plain http never
         // multiplexes here (HTTP/2 only over TLS): waiting there would hold a transfer until another one's
         // response arrives, however slow that server is.
-        if spec.url.utf8.count >= 8, spec.url.prefix(8).lowercased() == "https://" {
+        if URLParts(spec.url)?.scheme == "https" {
             try easy.set(CURLOPT_PIPEWAIT, 1)
         }
         if let ca = spec.caCertificatesPath { try easy.set(CURLOPT_CAINFO, ca) }

@@ -19,7 +19,7 @@ struct Lane: Sendable, Equatable {
     static func of(host: String, url: String, slot: Int, loops: Int) -> Lane {
         guard loops > 1 else { return Lane(loop: 0) }
         let home = Int(UInt(bitPattern: host.hashValue) % UInt(loops))
-        if url.utf8.count >= 8, url.prefix(8).lowercased() == "https://" { return Lane(loop: home) }
+        if URLParts(url)?.scheme == "https" { return Lane(loop: home) }
         return Lane(loop: (home + slot) % loops)
     }
 }

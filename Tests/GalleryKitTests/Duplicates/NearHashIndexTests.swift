@@ -1,23 +1,13 @@
+import GallerySync
 import Testing
 @testable import GalleryKit
 
 /// The multi-index lookup against brute force.
 @Suite struct NearHashIndexTests {
-    /// A deterministic generator (SplitMix64), so a failure can be replayed.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test("finds exactly the hashes brute force finds, each once", arguments: [0, 3, 8, 10, 11, 15])
     func matchesBruteForce(radius: Int) {
-        var random = SplitMix(state: UInt64(radius) + 1)
+        var random = SplitMix64(seed: UInt64(radius) + 1)
         var hashes = (0..<4_000).map { _ in random.next() }
         // Planted neighbours at every distance up to 16 bits, flips spread over all four pieces.
         for i in 0..<1_000 {
