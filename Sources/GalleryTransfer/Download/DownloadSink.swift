@@ -129,20 +129,15 @@ final class DownloadSink: BodySink {
             return (held, UnpublishedDownload(bytes: buffer, destination: paths.destination, durable: durable))
         }
         do throws(TransferError) {
-            // A body held in memory with no earlier partial on record goes straight to its name.
-            if file == nil, !sidecarMayExist, try AnonymousFile.publish(buffer, to: paths.destination, durable: durable) {
-                buffer = []
-                return (held, nil)
+            if let file {
+                if durable { try file.sync() }
+                file.close()
+                self.file = nil
+                try Self.publish(paths, durable: durable, removeSidecar: sidecarMayExist)
+            } else {
+                defer { buffer = [] }
+                try Self.publishWhole(buffer, to: paths, durable: durable, removeSidecar: sidecarMayExist)
             }
-            if file == nil {
-                let f = try PartFile(path: paths.part, truncate: true)
-                try f.write(buffer)
-                file = f
-            }
-            if durable { try file?.sync() }
-            file?.close()
-            file = nil
-            try Self.publish(paths, durable: durable, removeSidecar: sidecarMayExist)
         } catch {
             discard()
             var e = error
@@ -150,6 +145,24 @@ final class DownloadSink: BodySink {
             throw e
         }
         return (held, nil)
+    }
+
+    /// Writes a body held whole in memory to `paths.destination` atomically: an anonymous file linked
+    /// under its name when nothing of an earlier attempt is on record (`removeSidecar` false), else (or when
+    /// the name is taken, or the file system has no O_TMPFILE) `NAME.part` written whole and renamed. An
+    /// existing file at the destination is replaced; on failure the partial is removed.
+    static func publishWhole(_ bytes: [UInt8], to paths: PartPaths, durable: Bool, removeSidecar: Bool) throws(TransferError) {
+        do throws(TransferError) {
+            if !removeSidecar, try AnonymousFile.publish(bytes, to: paths.destination, durable: durable) { return }
+            let file = try PartFile(path: paths.part, truncate: true)
+            try file.write(bytes)
+            if durable { try file.sync() }
+            file.close()
+            try publish(paths, durable: durable, removeSidecar: removeSidecar)
+        } catch {
+            unlink(paths.part)
+            throw error
+        }
     }
 
     /// Renames `NAME.part` to `NAME` (atomic on one filesystem) and drops the sidecar.

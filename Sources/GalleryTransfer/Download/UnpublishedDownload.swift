@@ -19,16 +19,8 @@ public struct UnpublishedDownload: Sendable {
     public func publish(to path: String? = nil) throws(TransferError) {
         let target = path ?? destination
         do throws(TransferError) {
-            if try AnonymousFile.publish(bytes, to: target, durable: durable) { return }
-            // The name is taken, or the file system has no O_TMPFILE: a `.part` written whole, renamed.
-            let paths = PartPaths(destination: target)
-            let file = try PartFile(path: paths.part, truncate: true)
-            try file.write(bytes)
-            if durable { try file.sync() }
-            file.close()
-            try DownloadSink.publish(paths, durable: durable, removeSidecar: false)
+            try DownloadSink.publishWhole(bytes, to: PartPaths(destination: target), durable: durable, removeSidecar: false)
         } catch {
-            unlink(target + ".part")
             var e = error
             e.url = destination
             throw e
