@@ -1,29 +1,25 @@
-/// SplitMix64: a tiny, fast generator whose whole state is one `UInt64`.
+import GallerySync
+
+/// The catalogue's generator: GallerySync's SplitMix64, seeded per item and purpose.
 ///
 /// The catalogue must be identical on every run and every machine, so nothing in it may come from
 /// `SystemRandomNumberGenerator`; every photo gets its own generator seeded from its id and a
 /// "purpose" salt, so adding a field later does not shift the values of the others.
 struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var mix: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        mix = SplitMix64(seed: seed)
     }
 
     /// A generator for one purpose of one item, e.g. `(photoID, .crop)`.
     init(_ id: Int, _ purpose: Purpose, salt: UInt64 = 0) {
         // Mix so that neighbouring ids give unrelated streams.
         var mixer = SeededGenerator(seed: UInt64(bitPattern: Int64(id)) &* 0x9E37_79B9_7F4A_7C15 ^ purpose.rawValue ^ salt)
-        state = mixer.next()
+        mix = SplitMix64(seed: mixer.next())
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { mix.next() }
 
     /// A value in `0.0 ..< 1.0` with 53 bits of precision.
     mutating func unit() -> Double {
