@@ -16,8 +16,8 @@
 /// 2. Near (`.near`): the pHash and ordinal of each first-of-its-bytes photo (12 bytes a photo);
 ///    ``NearPairs`` finds every pair within the threshold (8 bytes a pair), and a walk in listing
 ///    order joins each photo to its nearest earlier group-starting photo, if any.
-/// 3. Only when some photo is in a group: the grouped photos' ids, sizes and hashes are read again,
-///    to choose each group's shown photo.
+/// 3. Only when some photo is in a group: the grouped photos' ids, sizes and hashes are read again
+///    into flat arrays (40 bytes a grouped photo), to choose each group's shown photo.
 /// Between the passes it holds two bits a photo. A very large set of photos that are near one another
 /// but not the same bytes costs 8 bytes a pair of them.
 public struct DuplicateGrouping: Sendable {
@@ -115,7 +115,7 @@ public struct DuplicateGrouping: Sendable {
             let wanted = (0..<count).reduce(0) { $0 + (first[$1] && hashed[$1] ? 1 : 0) }
             hashes.reserveCapacity(wanted)
             hashOrdinals.reserveCapacity(wanted)
-            var ordinal = 0
+                var ordinal = 0
             try photos { photo in
                 defer { ordinal += 1 }
                 guard ordinal < count, first[ordinal], let phash = photo.phash, hashes.count < wanted else { return }
@@ -148,39 +148,54 @@ public struct DuplicateGrouping: Sendable {
             note(flags + joined.byteCount + Self.bytes(links) + Self.bytes(pairs.pairs))
         }
         guard !links.isEmpty || !copies.isEmpty else { return }
-        // 3. The grouped photos: each one's group-starting photo, then their details.
-        var starter: [UInt32: UInt32] = [:]
-        for link in links {
-            let (photo, earlier) = (UInt32(link >> 32), UInt32(truncatingIfNeeded: link))
-            starter[photo] = earlier
-            starter[earlier] = earlier
+        // 3. The grouped photos in listing order, each with the photo that starts its group (links are
+        // in listing order, and a link's earlier photo starts its group).
+        func starter(_ photo: UInt64) -> UInt64 {
+            var (low, high) = (0, links.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if links[middle] >> 32 < photo { low = middle + 1 } else { high = middle }
+            }
+            return low < links.count && links[low] >> 32 == photo ? links[low] & 0xFFFF_FFFF : photo
         }
+        var grouped: [UInt64] = []  // photo << 32 | the photo that starts its group
+        grouped.reserveCapacity(2 * (links.count + copies.count))
+        for link in links { grouped += [link, (link & 0xFFFF_FFFF) << 32 | link & 0xFFFF_FFFF] }
         for copy in copies {
-            let (photo, original) = (UInt32(copy >> 32), UInt32(truncatingIfNeeded: copy))
-            let group = starter[original] ?? original
-            starter[photo] = group
-            starter[original] = group
+            let group = starter(copy & 0xFFFF_FFFF)
+            grouped += [(copy >> 32) << 32 | group, (copy & 0xFFFF_FFFF) << 32 | group]
         }
-        var details: [UInt32: Photo] = [:]
-        var ordinal: UInt32 = 0
+        grouped.sort()
+        grouped = grouped.enumerated().filter { $0.offset == 0 || grouped[$0.offset - 1] != $0.element }.map(\.element)
+        // Their details, in flat arrays beside `grouped`.
+        var ids = [Int](repeating: 0, count: grouped.count), pixels = ids
+        var phashes = [UInt64](repeating: 0, count: grouped.count), shas = phashes
+        var next = 0, ordinal: UInt64 = 0
         try photos { photo in
             defer { ordinal += 1 }
-            if starter[ordinal] != nil { details[ordinal] = photo }
+            guard next < grouped.count, grouped[next] >> 32 == ordinal else { return }
+            (ids[next], pixels[next], phashes[next], shas[next]) = (photo.id, photo.pixels, photo.phash ?? 0, Self.prefix(photo.sha256))
+            next += 1
         }
-        var members: [UInt32: [UInt32]] = [:]
-        for (photo, group) in starter { members[group, default: []].append(photo) }
-        for (_, unordered) in members {
-            let positions = unordered.sorted()
-            guard positions.allSatisfy({ details[$0] != nil }) else { continue }  // the photos changed between passes
-            let shown = details[positions.max { (details[$0]!.pixels, -Int($0)) < (details[$1]!.pixels, -Int($1)) }!]!
-            let ids = positions.map { details[$0]!.id }
-            for position in positions {
-                let photo = details[position]!
-                let sameBytes = photo.sha256 == shown.sha256
-                groups[photo.id] = Membership(
-                    shown: shown.id, distance: sameBytes ? 0 : ((photo.phash ?? 0) ^ (shown.phash ?? 0)).nonzeroBitCount,
-                    hash: sameBytes ? "sha256" : "phash", members: photo.id == shown.id ? ids : [])
+        note(first.byteCount + Self.bytes(links) + Self.bytes(copies) + Self.bytes(grouped)
+             + Self.bytes(ids) + Self.bytes(pixels) + Self.bytes(phashes) + Self.bytes(shas))
+        guard next == grouped.count else { return }  // the photos changed between passes
+        // Group by group: the members in listing order, the largest shown (ties to the first listed).
+        let order = grouped.indices.sorted { (grouped[$0] & 0xFFFF_FFFF, $0) < (grouped[$1] & 0xFFFF_FFFF, $1) }
+        groups.reserveCapacity(grouped.count)
+        run = 0
+        while run < order.count {
+            var end = run + 1
+            while end < order.count, grouped[order[end]] & 0xFFFF_FFFF == grouped[order[run]] & 0xFFFF_FFFF { end += 1 }
+            let members = order[run..<end]
+            let shown = members.max { (pixels[$0], -$0) < (pixels[$1], -$1) }!
+            for member in members {
+                let sameBytes = shas[member] == shas[shown]
+                groups[ids[member]] = Membership(
+                    shown: ids[shown], distance: sameBytes ? 0 : (phashes[member] ^ phashes[shown]).nonzeroBitCount,
+                    hash: sameBytes ? "sha256" : "phash", members: member == shown ? members.map { ids[$0] } : [])
             }
+            run = end
         }
     }
 

@@ -57,36 +57,46 @@ public struct NearHashIndex: Sendable {
         rests.withUnsafeBytes { rests in
             starts.withUnsafeBufferPointer { starts in
                 positions.withUnsafeBufferPointer { positions in
+                    let bytes = rests.baseAddress!
                     @inline(__always) func rest(_ piece: Int, _ slot: Int) -> UInt64 {
-                        UInt64(littleEndian: rests.loadUnaligned(fromByteOffset: (piece * count + slot) * 6, as: UInt64.self)) & 0xFFFF_FFFF_FFFF
+                        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: (piece * count + slot) * 6, as: UInt64.self)) & 0xFFFF_FFFF_FFFF
+                    }
+                    /// Reports the hash in `slot` of `piece`'s table, with every other position it has.
+                    func report(_ piece: Int, _ value: Int, _ slot: Int, first: Int) {
+                        let other = rest(piece, slot)
+                        // Equal hashes sit side by side: the first of them reports them all.
+                        guard slot == first || rest(piece, slot - 1) != other else { return }
+                        let found = HashPieces.hash(UInt64(value) << 48 | other, piece)
+                        guard !HashPieces.foundEarlier(found ^ hash, before: piece, radii: radii) else { return }
+                        // Its slots in piece 0's table: the run of its rest in its bucket there.
+                        let key0 = HashPieces.key(found, 0), rest0 = key0 & 0xFFFF_FFFF_FFFF
+                        var low = Int(starts[Int(key0 >> 48)])
+                        let end = Int(starts[Int(key0 >> 48) + 1])
+                        var high = end
+                        while low < high {
+                            let middle = (low + high) / 2
+                            if rest(0, middle) < rest0 { low = middle + 1 } else { high = middle }
+                        }
+                        let distance = (found ^ hash).nonzeroBitCount
+                        while low < end, rest(0, low) == rest0 {
+                            body(Int(positions[low]), distance)
+                            low += 1
+                        }
                     }
                     for piece in 0..<HashPieces.count where radii[piece] >= 0 {
                         let key = HashPieces.key(hash, piece)
                         let own = Int(key >> 48), ownRest = key & 0xFFFF_FFFF_FFFF, base = piece * 65_537
+                        let table = bytes + piece * count * 6
                         for mask in HashPieces.masks(radii[piece]) {
                             let value = own ^ Int(mask), budget = radius - mask.nonzeroBitCount
                             let first = Int(starts[base + value]), end = Int(starts[base + value + 1])
                             var slot = first
                             while slot < end {
-                                let other = rest(piece, slot)
-                                defer { slot += 1 }
-                                guard (other ^ ownRest).nonzeroBitCount <= budget else { continue }
-                                // Equal hashes sit side by side: the first of them reports them all.
-                                guard slot == first || rest(piece, slot - 1) != other else { continue }
-                                let found = HashPieces.hash(UInt64(value) << 48 | other, piece)
-                                guard !HashPieces.foundEarlier(found ^ hash, before: piece, radii: radii) else { continue }
-                                // Its slots in piece 0's table: the run of its rest in its bucket there.
-                                let key0 = HashPieces.key(found, 0), rest0 = key0 & 0xFFFF_FFFF_FFFF
-                                var low = Int(starts[Int(key0 >> 48)]), high = Int(starts[Int(key0 >> 48) + 1])
-                                while low < high {
-                                    let middle = (low + high) / 2
-                                    if rest(0, middle) < rest0 { low = middle + 1 } else { high = middle }
+                                let other = UInt64(littleEndian: table.loadUnaligned(fromByteOffset: slot * 6, as: UInt64.self))
+                                if ((other ^ ownRest) & 0xFFFF_FFFF_FFFF).nonzeroBitCount <= budget {
+                                    report(piece, value, slot, first: first)
                                 }
-                                let distance = (found ^ hash).nonzeroBitCount
-                                while low < count, rest(0, low) == rest0, low < Int(starts[Int(key0 >> 48) + 1]) {
-                                    body(Int(positions[low]), distance)
-                                    low += 1
-                                }
+                                slot += 1
                             }
                         }
                     }
