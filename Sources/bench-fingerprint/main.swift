@@ -10,6 +10,10 @@ import GalleryKit
 //   index     - NearHashIndex over N synthetic 64-bit hashes (random, a tenth of them near copies of
 //               another at 1-10 bits): build time, bytes, and a lookup within distance 10, against a
 //               linear scan of the same hashes (the anchor).
+//   grouping  - DuplicateGrouping (.near) over N synthetic photos, made afresh on each of its passes (5% the
+//               same bytes as an earlier photo, 5% a pHash 0-10 bits from an earlier one's): time, the bytes
+//               a photo its structures held (capacities), and the growth of the process's peak RSS, run
+//               first so that nothing else has raised it; against sorting N 64-bit values (the anchor).
 // Usage: bench-fingerprint DIR [--rounds 5] [--hashes 1000000]
 
 func bench() throws {
@@ -31,6 +35,51 @@ func bench() throws {
         return (ContinuousClock.now - start) / .seconds(1)
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    // The grouping at N photos, first: the peak RSS has seen nothing else yet.
+    func peakRSS() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024
+    }
+    func mix(_ value: UInt64) -> UInt64 {
+        var random = SplitMix64(seed: value)
+        return random.next()
+    }
+    /// Photo i's bytes: those of photo i - 7 for one photo in 20, else its own.
+    func content(_ i: Int) -> Int { i >= 7 && mix(UInt64(i)) % 20 == 0 ? content(i - 7) : i }
+    func phash(_ i: Int) -> UInt64 {
+        let roll = mix(UInt64(i)) % 20
+        if i >= 7, roll == 0 { return phash(content(i)) }
+        guard i >= 13, roll == 1 else { return mix(UInt64(i) ^ 0x5555_5555) }
+        var hash = phash(i - 13), flips = mix(UInt64(i) ^ 0xF1F1)
+        for _ in 0..<Int(flips % 11) {
+            flips /= 11
+            hash ^= 1 << (flips % 64)
+        }
+        return hash
+    }
+    let before = peakRSS()
+    var passes = 0, grouping = DuplicateGrouping()
+    let groupingTime = seconds {
+        grouping = DuplicateGrouping(mode: .near) { visit in
+            passes += 1
+            for i in 0..<hashCount {
+                let hex = String(mix(UInt64(content(i))), radix: 16)
+                visit(DuplicateGrouping.Photo(id: i, sha256: String(repeating: "0", count: 16 - hex.count) + hex + String(repeating: "0", count: 48),
+                                              phash: phash(i), pixels: Int(mix(UInt64(i) ^ 0x77) % 4) * 1_000_000))
+            }
+        }
+    }
+    let grown = peakRSS() - before
+    var values = (0..<hashCount).map { mix(UInt64($0)) }
+    let sortTime = seconds { values.sort() }
+    print(String(format: "grouping: %d photos (near), %d passes, %.2f s; %d photos in groups", hashCount, passes, groupingTime, grouping.groups.count))
+    print(String(format: "  working structures %.1f MB (%.1f bytes a photo); peak RSS grew %.1f MB (%.1f bytes a photo, the groups found included)",
+                 Double(grouping.workingBytes) / 1e6, Double(grouping.workingBytes) / Double(hashCount),
+                 Double(grown) / 1e6, Double(grown) / Double(hashCount)))
+    print(String(format: "  sorting %d 64-bit values: %.2f s (anchor; the grouping is %.1fx)", hashCount, sortTime, groupingTime / sortTime))
+    values = []
 
     let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         .filter { ["jpg", "jpeg", "png", "webp"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()

@@ -27,7 +27,39 @@ import Testing
             }
             #expect(found == expected && !repeated, "probe \(probe) at radius \(radius)")
         }
-        #expect(index.byteCount == hashes.count * 32 + 4 * 65_537 * 4)
+        // 6 bytes a hash a table, 4 for piece 0's positions, the bucket starts, 2 bytes of padding.
+        #expect(index.byteCount == hashes.count * 28 + 4 * 65_537 * 4 + 2)
+    }
+
+    @Test("many equal hashes are each reported once, with their distance")
+    func equalHashes() {
+        var random = SplitMix64(seed: 99)
+        let base = random.next()
+        // 300 copies of one hash, 200 of a hash 3 bits away, 500 unrelated hashes.
+        let hashes = [UInt64](repeating: base, count: 300) + [UInt64](repeating: base ^ 0b1011 << 20, count: 200)
+            + (0..<500).map { _ in random.next() }
+        let index = NearHashIndex(hashes)
+        var found: [Int: Int] = [:], repeated = 0
+        index.forEach(within: 3, of: base) { position, distance in
+            if found.updateValue(distance, forKey: position) != nil { repeated += 1 }
+        }
+        #expect(repeated == 0)
+        #expect(Set(found.keys) == Set(0..<500))
+        #expect(found.filter { $0.key < 300 }.allSatisfy { $0.value == 0 })
+        #expect(found.filter { $0.key >= 300 }.allSatisfy { $0.value == 3 })
+    }
+
+    @Test("the pieces searched cover every distance: d = 4r + a searches a + 1 pieces at r, the rest at r - 1")
+    func pieceRadii() {
+        #expect(HashPieces.radii(10) == [2, 2, 2, 1])
+        #expect(HashPieces.radii(8) == [2, 1, 1, 1])
+        #expect(HashPieces.radii(3) == [0, 0, 0, 0])
+        #expect(HashPieces.radii(0) == [0, -1, -1, -1])
+        for piece in 0..<4 {
+            let hash: UInt64 = 0x0123_4567_89AB_CDEF
+            #expect(HashPieces.hash(HashPieces.key(hash, piece), piece) == hash)
+            #expect(UInt16(HashPieces.key(hash, piece) >> 48) == HashPieces.value(hash, piece))
+        }
     }
 
     @Test func sixteenBitValuesWithinARadius() {

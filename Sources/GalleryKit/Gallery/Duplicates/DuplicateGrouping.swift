@@ -8,10 +8,18 @@
 /// pulling different pictures into one group. A group shows its largest original (pixels; ties to the
 /// first listed).
 ///
-/// Memory while grouping, per finished photo: its id, pHash and an 8-byte prefix of its SHA-256 (24
-/// bytes), its pixel count and group (8), the near index (``NearHashIndex``, 32) and the first-photo-
-/// with-these-bytes table (about 20): some 85 bytes, 85 MB at a million photos, freed before the
-/// gallery is written. The result holds only photos that are in a group of two or more.
+/// Streamed, so that a merge of many shards groups a million photos in about 12 MB (see
+/// ``workingBytes``): `photos` hands the photos over up to three times, in the same order.
+/// 1. Same bytes: a 64-bit prefix of each SHA-256 and the photo's ordinal (12 bytes a photo), sorted
+///    in place; each run of equal prefixes names its first photo, and the others are recorded as its
+///    copies (8 bytes a copy).
+/// 2. Near (`.near`): the pHash and ordinal of each first-of-its-bytes photo (12 bytes a photo);
+///    ``NearPairs`` finds every pair within the threshold (8 bytes a pair), and a walk in listing
+///    order joins each photo to its nearest earlier group-starting photo, if any.
+/// 3. Only when some photo is in a group: the grouped photos' ids, sizes and hashes are read again
+///    into flat arrays (40 bytes a grouped photo), to choose each group's shown photo.
+/// Between the passes it holds two bits a photo. A very large set of photos that are near one another
+/// but not the same bytes costs 8 bytes a pair of them.
 public struct DuplicateGrouping: Sendable {
     /// A photo's place in a group of two or more.
     public struct Membership: Sendable, Hashable {
@@ -25,8 +33,27 @@ public struct DuplicateGrouping: Sendable {
         public var members: [Int]
     }
 
+    /// What the grouping reads of a photo.
+    public struct Photo: Sendable {
+        public var id: Int
+        /// The original's SHA-256, hex.
+        public var sha256: String
+        /// The pHash's bits, if the original was hashed.
+        public var phash: UInt64?
+        /// The original's pixel count, to choose the shown photo.
+        public var pixels: Int
+
+        public init(id: Int, sha256: String, phash: UInt64?, pixels: Int) {
+            (self.id, self.sha256, self.phash, self.pixels) = (id, sha256, phash, pixels)
+        }
+    }
+
     /// Photos in groups of two or more, by id.
     public private(set) var groups: [Int: Membership] = [:]
+
+    /// The most bytes the grouping's working structures held at once (their capacities; the groups it
+    /// found, held after, are not counted).
+    public private(set) var workingBytes = 0
 
     /// No groups.
     public init() {}
@@ -34,55 +61,150 @@ public struct DuplicateGrouping: Sendable {
     /// The membership of photo `id`, when it is in a group of two or more.
     public subscript(id: Int) -> Membership? { groups[id] }
 
-    /// Groups the finished entries that `forEach` hands over, in listing order.
+    /// Groups the finished entries that `forEach` hands over, in listing order (same order each call).
     public init<E: Error>(mode: DuplicateMode,
                           forEach: ((GalleryState.Entry) -> Void) throws(E) -> Void) throws(E) {
-        guard mode != .off else { return }
-        var ids: [Int] = [], shas: [UInt64] = [], hashes: [UInt64] = [], hashed: [Bool] = [], areas: [UInt32] = []
-        try forEach { entry in
-            guard entry.isComplete, let original = entry.original else { return }
-            ids.append(entry.metadata.id)
-            shas.append(UInt64(original.sha256.prefix(16), radix: 16) ?? UInt64(truncatingIfNeeded: original.sha256.hashValue))
-            hashes.append(original.phash?.bits ?? 0)
-            hashed.append(original.phash != nil)
-            areas.append(UInt32(clamping: (original.width ?? 0) * (original.height ?? 0)))
-        }
-        var group = [Int32](repeating: -1, count: ids.count)
-        var firstWithSHA: [UInt64: Int32] = [:]
-        let index = mode == .near ? NearHashIndex(hashes) : nil
-        var grouped = false
-        for i in ids.indices {
-            if let j = firstWithSHA[shas[i]] {
-                group[i] = group[Int(j)]
-                grouped = true
-                continue
-            }
-            firstWithSHA[shas[i]] = Int32(i)
-            group[i] = Int32(i)
-            guard let index, hashed[i] else { continue }
-            var best: (position: Int, distance: Int)?
-            index.forEach(within: DuplicateMode.nearThreshold, of: hashes[i]) { position, distance in
-                guard position < i, hashed[position], group[position] == Int32(position) else { return }
-                if best == nil || (distance, position) < (best!.distance, best!.position) { best = (position, distance) }
-            }
-            if let best {
-                group[i] = Int32(best.position)
-                grouped = true
-            }
-        }
-        guard grouped else { return }
-        var members: [Int32: [Int]] = [:]
-        for i in ids.indices where group[i] != Int32(i) {
-            members[group[i], default: [Int(group[i])]].append(i)
-        }
-        for (_, positions) in members {
-            let shown = positions.max { (areas[$0], -$0) < (areas[$1], -$1) }!
-            for position in positions {
-                let sameBytes = shas[position] == shas[shown]
-                groups[ids[position]] = Membership(
-                    shown: ids[shown], distance: sameBytes ? 0 : (hashes[position] ^ hashes[shown]).nonzeroBitCount,
-                    hash: sameBytes ? "sha256" : "phash", members: position == shown ? positions.map { ids[$0] } : [])
+        try self.init(mode: mode) { (visit: (Photo) -> Void) throws(E) in
+            try withoutActuallyEscaping(visit) { (visit) throws(E) in
+                try forEach { entry in
+                    guard entry.isComplete, let original = entry.original else { return }
+                    visit(Photo(id: entry.metadata.id, sha256: original.sha256, phash: original.phash?.bits,
+                                pixels: (original.width ?? 0) * (original.height ?? 0)))
+                }
             }
         }
     }
+
+    /// Groups the photos that `photos` hands over, in listing order (same photos, same order each call).
+    public init<E: Error>(mode: DuplicateMode, photos: ((Photo) -> Void) throws(E) -> Void) throws(E) {
+        guard mode != .off else { return }
+        // 1. Same bytes.
+        var prefixes: [UInt64] = [], hashed = PhotoBits()
+        try photos { photo in
+            if prefixes.count == prefixes.capacity { prefixes.reserveCapacity(prefixes.count + prefixes.count / 8 + 1_024) }
+            prefixes.append(Self.prefix(photo.sha256))
+            hashed.append(photo.phash != nil)
+        }
+        let count = prefixes.count
+        precondition(count < NearPairs.photoLimit, "the grouping takes fewer than 2^30 photos")
+        var ordinals = (0..<UInt32(count)).map { $0 }
+        var first = PhotoBits(count: count, value: true)
+        note(Self.bytes(prefixes) + Self.bytes(ordinals) + hashed.byteCount + first.byteCount)
+        ParallelSort.sort(&prefixes, &ordinals)
+        var copies: [UInt64] = []  // copy << 32 | the first photo with its bytes
+        var run = 0
+        while run < count {
+            var end = run + 1, least = ordinals[run]
+            while end < count, prefixes[end] == prefixes[run] {
+                least = min(least, ordinals[end])
+                end += 1
+            }
+            for i in run..<end where ordinals[i] != least {
+                first[Int(ordinals[i])] = false
+                copies.append(UInt64(ordinals[i]) << 32 | UInt64(least))
+            }
+            run = end
+        }
+        note(Self.bytes(prefixes) + Self.bytes(ordinals) + hashed.byteCount + first.byteCount + Self.bytes(copies))
+        prefixes = []
+        ordinals = []
+        // 2. Near copies.
+        var links: [UInt64] = []  // photo << 32 | the earlier photo whose group it joins
+        if mode == .near {
+            var hashes: [UInt64] = [], hashOrdinals: [UInt32] = []
+            let wanted = (0..<count).reduce(0) { $0 + (first[$1] && hashed[$1] ? 1 : 0) }
+            hashes.reserveCapacity(wanted)
+            hashOrdinals.reserveCapacity(wanted)
+                var ordinal = 0
+            try photos { photo in
+                defer { ordinal += 1 }
+                guard ordinal < count, first[ordinal], let phash = photo.phash, hashes.count < wanted else { return }
+                hashes.append(phash)
+                hashOrdinals.append(UInt32(ordinal))
+            }
+            let flags = hashed.byteCount + first.byteCount + Self.bytes(copies)
+            let pairs = NearPairs(&hashes, &hashOrdinals, radius: DuplicateMode.nearThreshold)
+            note(flags + Self.bytes(hashes) + Self.bytes(hashOrdinals) + pairs.startsBytes + Self.bytes(pairs.pairs))
+            hashes = []
+            hashOrdinals = []
+            // In listing order: a photo joins the nearest earlier photo still starting its own group.
+            var joined = PhotoBits(count: count, value: false)
+            var p = 0
+            while p < pairs.pairs.count {
+                let later = pairs.pairs[p] >> 34
+                var best: (distance: UInt64, earlier: UInt64)?
+                while p < pairs.pairs.count, pairs.pairs[p] >> 34 == later {
+                    let earlier = pairs.pairs[p] >> 4 & 0x3FFF_FFFF, distance = pairs.pairs[p] & 0xF
+                    if !joined[Int(earlier)], best == nil || (distance, earlier) < (best!.distance, best!.earlier) {
+                        best = (distance, earlier)
+                    }
+                    p += 1
+                }
+                if let best {
+                    joined[Int(later)] = true
+                    links.append(later << 32 | best.earlier)
+                }
+            }
+            note(flags + joined.byteCount + Self.bytes(links) + Self.bytes(pairs.pairs))
+        }
+        guard !links.isEmpty || !copies.isEmpty else { return }
+        // 3. The grouped photos in listing order, each with the photo that starts its group (links are
+        // in listing order, and a link's earlier photo starts its group).
+        func starter(_ photo: UInt64) -> UInt64 {
+            var (low, high) = (0, links.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if links[middle] >> 32 < photo { low = middle + 1 } else { high = middle }
+            }
+            return low < links.count && links[low] >> 32 == photo ? links[low] & 0xFFFF_FFFF : photo
+        }
+        var grouped: [UInt64] = []  // photo << 32 | the photo that starts its group
+        grouped.reserveCapacity(2 * (links.count + copies.count))
+        for link in links { grouped += [link, (link & 0xFFFF_FFFF) << 32 | link & 0xFFFF_FFFF] }
+        for copy in copies {
+            let group = starter(copy & 0xFFFF_FFFF)
+            grouped += [(copy >> 32) << 32 | group, (copy & 0xFFFF_FFFF) << 32 | group]
+        }
+        grouped.sort()
+        grouped = grouped.enumerated().filter { $0.offset == 0 || grouped[$0.offset - 1] != $0.element }.map(\.element)
+        // Their details, in flat arrays beside `grouped`.
+        var ids = [Int](repeating: 0, count: grouped.count), pixels = ids
+        var phashes = [UInt64](repeating: 0, count: grouped.count), shas = phashes
+        var next = 0, ordinal: UInt64 = 0
+        try photos { photo in
+            defer { ordinal += 1 }
+            guard next < grouped.count, grouped[next] >> 32 == ordinal else { return }
+            (ids[next], pixels[next], phashes[next], shas[next]) = (photo.id, photo.pixels, photo.phash ?? 0, Self.prefix(photo.sha256))
+            next += 1
+        }
+        note(first.byteCount + Self.bytes(links) + Self.bytes(copies) + Self.bytes(grouped)
+             + Self.bytes(ids) + Self.bytes(pixels) + Self.bytes(phashes) + Self.bytes(shas))
+        guard next == grouped.count else { return }  // the photos changed between passes
+        // Group by group: the members in listing order, the largest shown (ties to the first listed).
+        let order = grouped.indices.sorted { (grouped[$0] & 0xFFFF_FFFF, $0) < (grouped[$1] & 0xFFFF_FFFF, $1) }
+        groups.reserveCapacity(grouped.count)
+        run = 0
+        while run < order.count {
+            var end = run + 1
+            while end < order.count, grouped[order[end]] & 0xFFFF_FFFF == grouped[order[run]] & 0xFFFF_FFFF { end += 1 }
+            let members = order[run..<end]
+            let shown = members.max { (pixels[$0], -$0) < (pixels[$1], -$1) }!
+            for member in members {
+                let sameBytes = shas[member] == shas[shown]
+                groups[ids[member]] = Membership(
+                    shown: ids[shown], distance: sameBytes ? 0 : (phashes[member] ^ phashes[shown]).nonzeroBitCount,
+                    hash: sameBytes ? "sha256" : "phash", members: member == shown ? members.map { ids[$0] } : [])
+            }
+            run = end
+        }
+    }
+
+    /// The first 64 bits of a hex SHA-256 (any other string: its hash value).
+    static func prefix(_ sha256: String) -> UInt64 {
+        UInt64(sha256.prefix(16), radix: 16) ?? UInt64(truncatingIfNeeded: sha256.hashValue)
+    }
+
+    static func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
+
+    private mutating func note(_ bytes: Int) { workingBytes = max(workingBytes, bytes) }
 }

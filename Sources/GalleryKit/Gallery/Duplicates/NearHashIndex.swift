@@ -1,109 +1,112 @@
 /// Answers "which of these 64-bit hashes are within Hamming distance d of this one" without looking
-/// at them all: multi-index hashing (Norouzi, Punjani and Fleet, 2012). Each hash is cut into four
-/// 16-bit pieces; two hashes within distance d agree to within floor(d / 4) bits on at least one piece
-/// (four pieces cannot all differ in more), so a lookup visits, for each piece, the buckets of every
-/// 16-bit value that close to its own (137 buckets at d = 8..11), and checks only the hashes there.
+/// at them all: multi-index hashing over four 16-bit pieces (see ``HashPieces``). A lookup within 10
+/// bits visits 3 x 137 + 17 buckets of about n / 65,536 hashes each.
 ///
-/// Built once over a fixed list (positions are list indices) in counting-sort layout: per piece, the
-/// positions ordered by the piece's value, the start of each value's run, and beside each position the
-/// hash's next piece, so most candidates are dismissed on 32 of their bits without reading the hash
-/// itself (a cache miss each: at a million photos, 290 us a lookup without this filter, 40 with it).
-/// 8 bytes a hash for the hashes, 16 for the positions, 8 for the next pieces, 1 MiB of run starts:
-/// 33 MB (31.5 MiB) at a million photos.
+/// Built once over a fixed list (positions are list indices). Per piece, a table of the hashes sorted by
+/// that piece, then by the rest: the start of each piece value's bucket (65,537 a table), and beside each
+/// slot only the other 48 bits (6 bytes; the piece is the bucket's), so a bucket's candidates are
+/// checked on all 64 bits reading one run of memory, with no cache miss a candidate. Piece 0's table
+/// also maps each slot to its position (4 bytes); a hash found through another piece is turned into
+/// its positions there. 28 bytes a hash and 1 MiB of bucket starts: 29.0 MB at a million hashes.
 public struct NearHashIndex: Sendable {
-    static let pieces = 4
-    private let hashes: [UInt64]
-    /// Piece after piece: positions ordered by that piece's 16-bit value.
-    private var positions: [UInt32] = []
-    /// Beside each of `positions`: the hash's next piece (piece 0's for the last).
-    private var nextPieces: [UInt16] = []
-    /// Piece after piece: where each value's run starts in its piece's part of `positions` (65,537 a
-    /// piece, the last is the count).
+    /// Table after table: 6 bytes a slot (the key's low 48 bits, little-endian), 2 bytes of padding
+    /// at the end so that a slot can be read as 8 bytes.
+    private var rests: [UInt8] = []
+    /// Table after table: where each piece value's bucket starts (65,537 a table, the last is the count).
     private var starts: [UInt32] = []
+    /// Piece 0's slot to position.
+    private var positions: [UInt32] = []
+    /// Hashes indexed.
+    public let count: Int
 
     /// Indexes `hashes`; a lookup reports their positions in this list.
     public init(_ hashes: [UInt64]) {
         precondition(hashes.count < Int(UInt32.max), "the index holds fewer than 2^32 hashes")
-        self.hashes = hashes
-        positions = [UInt32](repeating: 0, count: Self.pieces * hashes.count)
-        nextPieces = [UInt16](repeating: 0, count: Self.pieces * hashes.count)
-        starts = [UInt32](repeating: 0, count: Self.pieces * 65_537)
-        for piece in 0..<Self.pieces {
+        count = hashes.count
+        rests = [UInt8](repeating: 0, count: HashPieces.count * 6 * count + 2)
+        starts = [UInt32](repeating: 0, count: HashPieces.count * 65_537)
+        for piece in 0..<HashPieces.count {
+            var keys = hashes.map { HashPieces.key($0, piece) }
+            if piece == 0 {
+                positions = (0..<UInt32(count)).map { $0 }
+                ParallelSort.sort(&keys, &positions)
+            } else {
+                keys.sort()
+            }
             let base = piece * 65_537
-            for hash in hashes { starts[base + Int(Self.value(hash, piece)) + 1] += 1 }
+            for key in keys { starts[base + Int(key >> 48) + 1] += 1 }
             for v in 0..<65_536 { starts[base + v + 1] += starts[base + v] }
-            var next = Array(starts[base..<base + 65_536])
-            for (position, hash) in hashes.enumerated() {
-                let v = Int(Self.value(hash, piece))
-                positions[piece * hashes.count + Int(next[v])] = UInt32(position)
-                nextPieces[piece * hashes.count + Int(next[v])] = Self.value(hash, (piece + 1) % Self.pieces)
-                next[v] += 1
+            rests.withUnsafeMutableBytes { rests in
+                for (slot, key) in keys.enumerated() {
+                    let offset = (piece * count + slot) * 6
+                    rests.storeBytes(of: UInt32(truncatingIfNeeded: key).littleEndian, toByteOffset: offset, as: UInt32.self)
+                    rests.storeBytes(of: UInt16(truncatingIfNeeded: key >> 32).littleEndian, toByteOffset: offset + 4, as: UInt16.self)
+                }
             }
         }
     }
 
-    /// Hashes indexed.
-    public var count: Int { hashes.count }
-
     /// Bytes held by the index.
-    public var byteCount: Int { hashes.count * 8 + positions.count * 4 + nextPieces.count * 2 + starts.count * 4 }
-
-    static func value(_ hash: UInt64, _ piece: Int) -> UInt16 { UInt16(truncatingIfNeeded: hash >> UInt64(16 * piece)) }
+    public var byteCount: Int { rests.count + starts.count * 4 + positions.count * 4 }
 
     /// Calls `body(position, distance)` for every hash within `radius` of `hash` (each once), in no
     /// particular order.
     public func forEach(within radius: Int, of hash: UInt64, _ body: (Int, Int) -> Void) {
-        let pieceRadius = radius / Self.pieces
-        let masks = pieceRadius < Self.masks.count ? Self.masks[pieceRadius] : Self.flips(radius: pieceRadius)
-        let count = hashes.count
-        hashes.withUnsafeBufferPointer { hashes in
-            positions.withUnsafeBufferPointer { positions in
-              nextPieces.withUnsafeBufferPointer { nextPieces in
-                starts.withUnsafeBufferPointer { starts in
-                    for piece in 0..<Self.pieces {
-                        let own = Self.value(hash, piece), following = Self.value(hash, (piece + 1) % Self.pieces)
-                        for mask in masks {
-                            let value = Int(own ^ mask), base = piece * 65_537
-                            let budget = radius - mask.nonzeroBitCount
-                            for slot in Int(starts[base + value])..<Int(starts[base + value + 1]) {
-                                guard (nextPieces[piece * count + slot] ^ following).nonzeroBitCount <= budget else { continue }
-                                let position = Int(positions[piece * count + slot])
-                                let other = hashes[position]
-                                let distance = (other ^ hash).nonzeroBitCount
-                                guard distance <= radius else { continue }
-                                // A hash close on two pieces would be met twice: it is reported at the
-                                // first piece where it is close enough, and skipped on later ones.
-                                var earlier = false
-                                for before in 0..<piece where (Self.value(other, before) ^ Self.value(hash, before)).nonzeroBitCount <= pieceRadius {
-                                    earlier = true
+        let radii = HashPieces.radii(radius)
+        let count = count
+        rests.withUnsafeBytes { rests in
+            starts.withUnsafeBufferPointer { starts in
+                positions.withUnsafeBufferPointer { positions in
+                    let bytes = rests.baseAddress!
+                    @inline(__always) func rest(_ piece: Int, _ slot: Int) -> UInt64 {
+                        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: (piece * count + slot) * 6, as: UInt64.self)) & 0xFFFF_FFFF_FFFF
+                    }
+                    /// Reports the hash in `slot` of `piece`'s table, with every other position it has.
+                    func report(_ piece: Int, _ value: Int, _ slot: Int, first: Int) {
+                        let other = rest(piece, slot)
+                        // Equal hashes sit side by side: the first of them reports them all.
+                        guard slot == first || rest(piece, slot - 1) != other else { return }
+                        let found = HashPieces.hash(UInt64(value) << 48 | other, piece)
+                        guard !HashPieces.foundEarlier(found ^ hash, before: piece, radii: radii) else { return }
+                        // Its slots in piece 0's table: the run of its rest in its bucket there.
+                        let key0 = HashPieces.key(found, 0), rest0 = key0 & 0xFFFF_FFFF_FFFF
+                        var low = Int(starts[Int(key0 >> 48)])
+                        let end = Int(starts[Int(key0 >> 48) + 1])
+                        var high = end
+                        while low < high {
+                            let middle = (low + high) / 2
+                            if rest(0, middle) < rest0 { low = middle + 1 } else { high = middle }
+                        }
+                        let distance = (found ^ hash).nonzeroBitCount
+                        while low < end, rest(0, low) == rest0 {
+                            body(Int(positions[low]), distance)
+                            low += 1
+                        }
+                    }
+                    for piece in 0..<HashPieces.count where radii[piece] >= 0 {
+                        let key = HashPieces.key(hash, piece)
+                        let own = Int(key >> 48), ownRest = key & 0xFFFF_FFFF_FFFF, base = piece * 65_537
+                        let table = bytes + piece * count * 6
+                        for mask in HashPieces.masks(radii[piece]) {
+                            let value = own ^ Int(mask), budget = radius - mask.nonzeroBitCount
+                            let first = Int(starts[base + value]), end = Int(starts[base + value + 1])
+                            var slot = first
+                            while slot < end {
+                                let other = UInt64(littleEndian: table.loadUnaligned(fromByteOffset: slot * 6, as: UInt64.self))
+                                if ((other ^ ownRest) & 0xFFFF_FFFF_FFFF).nonzeroBitCount <= budget {
+                                    report(piece, value, slot, first: first)
                                 }
-                                if !earlier { body(position, distance) }
+                                slot += 1
                             }
                         }
                     }
                 }
-              }
             }
         }
     }
 
-    /// The 16-bit masks of at most 0, 1, 2 and 3 set bits (the piece radii of distances up to 15).
-    private static let masks: [[UInt16]] = (0...3).map { flips(radius: $0) }
-
-    /// Every 16-bit mask with at most `radius` bits set, 0 first.
-    static func flips(radius: Int) -> [UInt16] {
-        var out: [UInt16] = []
-        forEachValue(near: 0, radius: radius) { out.append($0) }
-        return out
-    }
-
     /// Every 16-bit value within `radius` bits of `value`, `value` first.
     static func forEachValue(near value: UInt16, radius: Int, _ body: (UInt16) -> Void) {
-        func flip(from bit: Int, left: Int, _ current: UInt16) {
-            body(current)
-            guard left > 0 else { return }
-            for b in bit..<16 { flip(from: b + 1, left: left - 1, current ^ (1 << UInt16(b))) }
-        }
-        flip(from: 0, left: radius, value)
+        HashPieces.forEachValue(near: value, radius: radius, body)
     }
 }
