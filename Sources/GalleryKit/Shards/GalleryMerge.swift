@@ -84,8 +84,8 @@ public struct GalleryMerge: Sendable {
                                             options: pageOptions) } catch {
             throw .gallery(error)
         }
-        // Copies of one photo are grouped before writing: two more passes over the parts, in the same
-        // order as the writing one (hashes first, then the grouped photos' credits).
+        // Copies of one photo are grouped before writing: up to four more passes over the parts, in the
+        // same order as the writing one (the grouping's, then the grouped photos' credits).
         try output.findDuplicates { (visit) throws(ShardError) in
             var again = try open()
             _ = try Self.walk(&again) { photo throws(ShardError) in visit(photo.entry) }

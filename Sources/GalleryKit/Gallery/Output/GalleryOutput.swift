@@ -84,8 +84,9 @@ final class GalleryOutput {
     }
 
     /// Groups copies of one photo before the first ``add(_:comments:)``: `forEach` hands over every entry
-    /// in the order they will be added, and is called twice (the groups, then the grouped photos'
-    /// credits), so memory holds the hashes and the grouped photos' entries, never the gallery.
+    /// in the order they will be added, and is called up to four times (up to three by the grouping, see
+    /// ``DuplicateGrouping``, then once for the grouped photos' credits), so memory holds a few bytes a
+    /// photo and the grouped photos' entries, never the gallery.
     func findDuplicates<E: Error>(_ forEach: ((GalleryState.Entry) -> Void) throws(E) -> Void) throws(E) {
         duplicates = try DuplicateGrouping(mode: options.duplicates, forEach: forEach)
         guard !duplicates.groups.isEmpty else { return }
