@@ -1,0 +1,61 @@
+import Foundation
+
+/// How to get from encoded bytes to an upright bitmap of one ``ImageRequest/Size``: the one code path
+/// of decode, scale, colour and orientation that the library's ``ImagePipeline`` and a gallery run's
+/// thumbnails (``ThumbnailWork``) share. A run decodes once, reduced for its largest rendition, and
+/// finishes every rendition from that decode with the plan of its size.
+struct DecodePlan: Sendable {
+    var size: ImageRequest.Size
+    var options: DecodeOptions
+
+    /// The decode, reduced in the codec (DCT scaling, early Adam7 passes) as far as the size allows.
+    func decode(_ bytes: [UInt8], name: String) throws(DecodeError) -> DecodedImage {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) in try decode(raw, name: name) } }
+        return try result.get()
+    }
+
+    /// The decode of bytes in memory or mapped (not copied: see ``MappedFile``).
+    func decode(_ bytes: UnsafeRawBufferPointer, name: String) throws(DecodeError) -> DecodedImage {
+        var options = self.options
+        switch size {
+        case .full:
+            options.target = .fullSize
+        case .longestEdge(let edge):
+            options.target = .longestEdge(edge)
+        case .fit:
+            // The box applies to the upright image, so the stored size is needed first: the
+            // header alone (cheap next to the decode) gives it.
+            let info = try ImageDecoder.probe(bytes, name: name, options: options)
+            let stored = storedSize(sourceWidth: info.width, sourceHeight: info.height, orientation: info.orientation)
+            options.target = .covering(width: stored.width, height: stored.height)
+        }
+        return try ImageDecoder.decode(bytes, name: name, options: options)
+    }
+
+    /// Scales the decoded bitmap to the exact size (in stored orientation), converts it to sRGB when
+    /// asked (after the scale, on the fewer pixels), then makes it upright.
+    func finish(_ decoded: DecodedImage, resampler: Resampler, convertingToSRGB: Bool = true) -> Bitmap {
+        let target = storedSize(sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight,
+                                orientation: decoded.orientation)
+        let scaled = resampler.scale(decoded.bitmap, width: target.width, height: target.height)
+        return (convertingToSRGB ? decoded.convertedToSRGB(scaled) : scaled).oriented(decoded.orientation)
+    }
+
+    /// The final size before orientation is applied, for a source stored at `sourceWidth` x `sourceHeight`.
+    func storedSize(sourceWidth: Int, sourceHeight: Int, orientation: Orientation) -> (width: Int, height: Int) {
+        switch size {
+        case .full:
+            return (sourceWidth, sourceHeight)
+        case .longestEdge(let edge):
+            // The longest edge does not change under rotation.
+            return targetSize(forSourceWidth: sourceWidth, height: sourceHeight, longestEdge: edge)
+        case .fit(let boxWidth, let boxHeight):
+            let swap = orientation.swapsDimensions
+            let (uprightWidth, uprightHeight) = swap ? (sourceHeight, sourceWidth) : (sourceWidth, sourceHeight)
+            let scale = min(1, Double(boxWidth) / Double(uprightWidth), Double(boxHeight) / Double(uprightHeight))
+            let width = max(1, Int((Double(uprightWidth) * scale).rounded()))
+            let height = max(1, Int((Double(uprightHeight) * scale).rounded()))
+            return swap ? (height, width) : (width, height)
+        }
+    }
+}
