@@ -11,8 +11,8 @@ public struct GalleryJob: Sendable {
         case urlList(text: String, name: String)
         /// A plan file made by ``GalleryRun/plan()`` (the listing read once), and the source it records.
         case plan(path: String, source: String)
-        /// A photo service (``PhotoSource``): Wikimedia Commons, Openverse, Unsplash, Pexels, Flickr.
-        case service(any PhotoSource)
+        /// A photo service (``PhotoService``): Wikimedia Commons, Openverse, Unsplash, Pexels, Flickr.
+        case service(any PhotoService)
 
         /// Equal when the same kind reads the same listing (services compare by name and description).
         public static func == (a: Source, b: Source) -> Bool {

@@ -29,6 +29,8 @@ public final class GalleryRun: Sendable {
     let apiAddress = Locked<String?>(nil)
     /// The API requests' client: User-Agent, rate limits, redaction (see ``SourceClient``).
     let client: SourceClient
+    /// Where the photos come from: the job's whole listing (a shard reads it through ``ShardedSource``).
+    let listing: any PhotoSource
 
     /// A run of `job`, not started yet (see ``run()``).
     ///
@@ -44,6 +46,7 @@ public final class GalleryRun: Sendable {
         self.engine = engine
         self.cache = cache
         self.observers = observers
+        listing = job.photoSource
         pool = WorkerPool(threads: job.workers)
         permits = AsyncPermits(job.lookahead)
         var settings = SourceClient.Settings(userAgent: job.userAgent)
@@ -102,7 +105,7 @@ public final class GalleryRun: Sendable {
         // consumed, which held ~30 KB per photo to the end of the run (288 MB at 8,000 photos).
         let running = Task {
             await withDiscardingTaskGroup { group in
-                group.addTask { await self.feed(into: feed, journal: journal) }
+                group.addTask { await self.feed(from: self.job.shardedSource, into: feed, journal: journal) }
                 for await photo in photos {
                     group.addTask {
                         await self.process(photo, journal: journal)

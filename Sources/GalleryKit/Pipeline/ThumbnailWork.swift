@@ -1,8 +1,9 @@
 import Foundation
 
-/// The CPU part of one photo, run on the ``WorkerPool``: read the original, hash it, decode it once
-/// (reduced in the codec for the largest thumbnail or the display rendition), and write every missing
-/// thumbnail size and the display rendition.
+/// The imaging stage of one photo, run on the ``WorkerPool``: read the original, hash it, decode it once
+/// (reduced in the codec for the largest thumbnail or the display rendition), and make every missing
+/// thumbnail size and the display rendition from that one decode (``DecodePlan``, shared with the
+/// library's ``ImagePipeline``).
 /// Upright thumbnails go through the decoded-image cache, keyed by the original's content hash.
 struct ThumbnailWork: Sendable {
     var folder: String
@@ -63,16 +64,8 @@ struct ThumbnailWork: Sendable {
             let key = ImageCacheKey(source: "sha256:" + sha, size: .longestEdge(size), options: "upright")
             var bitmap = cache[key]
             if bitmap == nil {
-                if decoded == nil {
-                    var options = thumbnailer.decodeOptions
-                    options.target = .longestEdge(max(sizes.max() ?? size, displaySize ?? 0))
-                    do { decoded = try ImageDecoder.decode(bytes, name: path, options: options) } catch {
-                        throw .imaging(.decode(error))
-                    }
-                }
-                var sized = thumbnailer
-                sized.longestEdge = size
-                let rendered = sized.render(decoded!)
+                if decoded == nil { decoded = try decode(bytes, path: path, longestEdge: max(sizes.max() ?? size, displaySize ?? 0)) }
+                let rendered = rendition(decoded!, longestEdge: size)
                 cache.put(rendered, forKey: key)
                 bitmap = rendered
             }
@@ -87,18 +80,10 @@ struct ThumbnailWork: Sendable {
         }
         var display: ThumbnailFile?
         if let displaySize {
-            if decoded == nil {
-                var options = thumbnailer.decodeOptions
-                options.target = .longestEdge(displaySize)
-                do { decoded = try ImageDecoder.decode(bytes, name: path, options: options) } catch {
-                    throw .imaging(.decode(error))
-                }
-            }
+            if decoded == nil { decoded = try decode(bytes, path: path, longestEdge: displaySize) }
             if max(decoded!.sourceWidth, decoded!.sourceHeight) > displaySize {
                 // Not cached: a 2048 px bitmap would push a hundred thumbnails out of the cache.
-                var sized = thumbnailer
-                sized.longestEdge = displaySize
-                let bitmap = sized.render(decoded!)
+                let bitmap = rendition(decoded!, longestEdge: displaySize)
                 let encoded: EncodedImage
                 do { encoded = try thumbnailer.encode(bitmap, name: path) } catch { throw .imaging(error) }
                 let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: displaySize, extension: encoded.fileExtension)
@@ -126,6 +111,19 @@ struct ThumbnailWork: Sendable {
                                     exif: keepLocation ? exif : exif?.withoutLocation,
                                     phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64)
         return Output(original: original, thumbnails: made, display: display)
+    }
+
+    /// The one decode of the original, reduced in the codec for `longestEdge` (the largest rendition wanted).
+    private func decode(_ bytes: UnsafeRawBufferPointer, path: String, longestEdge: Int) throws(PipelineError) -> DecodedImage {
+        do { return try DecodePlan(size: .longestEdge(longestEdge), options: thumbnailer.decodeOptions).decode(bytes, name: path) } catch {
+            throw .imaging(.decode(error))
+        }
+    }
+
+    /// A rendition of `longestEdge` pixels from that decode: scaled, in sRGB, upright, by the same
+    /// ``DecodePlan`` the library's ``ImagePipeline`` finishes its images with.
+    private func rendition(_ decoded: DecodedImage, longestEdge: Int) -> Bitmap {
+        DecodePlan(size: .longestEdge(longestEdge), options: thumbnailer.decodeOptions).finish(decoded, resampler: thumbnailer.resampler)
     }
 
     /// The other encodings of one thumbnail or display rendition, beside it under the same name.

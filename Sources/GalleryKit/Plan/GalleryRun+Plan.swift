@@ -18,7 +18,7 @@ extension GalleryRun {
                                                                                   version: PlanFile.version))))
         } catch { throw .gallery(error) }
         let (photos, feed) = AsyncStream<QueuedPhoto>.makeStream()
-        let feeding = Task { await self.feed(into: feed, journal: nil) }
+        let feeding = Task { await self.feed(from: self.listing, into: feed, journal: nil) }
         var written = 0
         var failure: GalleryError?
         for await photo in photos {
@@ -45,53 +45,6 @@ extension GalleryRun {
             try file.commit(onlyIfChanged: true)
         } catch { throw .gallery(error) }
         return result
-    }
-
-    /// The plan's photos (lines i with i mod N == K of a shard): the whole file is read and checked
-    /// first, so a damaged plan stops the run before anything is fetched, naming the file and line.
-    func feedPlan(_ path: String, into feed: AsyncStream<QueuedPhoto>.Continuation, journal: Journal?) async {
-        let shard = job.shard ?? .whole
-        var owned = 0
-        do throws(PlanError) {
-            let reader = try PlanReader(path: path)
-            var index = 0
-            while let planned = try reader.next() {
-                guard PhotoSelector.webURL(planned.imageURL) != nil else {
-                    throw PlanError.badLine(path: path, line: reader.line, reason: "image_url is not an absolute http(s) URL")
-                }
-                if shard.owns(line: index) { owned += 1 }
-                index += 1
-            }
-            if let address = reader.end?.listingAddress { noteAPIAddress(address) }
-        } catch {
-            count { $0.sourceError = error.description }
-            return
-        }
-        emit(.pageFetched(page: 1, totalPages: 1, added: owned, skippedItems: []))
-        count { $0.pagesFetched = 1 }
-        var batch: [SelectedPhoto] = []
-        do throws(PlanError) {
-            let reader = try PlanReader(path: path)
-            var index = 0
-            while !isStopping {
-                defer { index += 1 }
-                if !shard.owns(line: index) {
-                    if try reader.skip() { continue } else { break }
-                }
-                guard let planned = try reader.next() else { break }
-                // The line number orders the photos when shards are merged (each line belongs to one shard).
-                batch.append(SelectedPhoto(photo: planned.photo, imageURL: PhotoSelector.webURL(planned.imageURL)!,
-                                           imageSize: planned.imageSize, page: index + 1))
-                if batch.count == 100 {
-                    await hand(batch, to: feed, journal: journal)
-                    batch = []
-                }
-            }
-        } catch {
-            // Checked whole a moment ago: only a plan replaced or damaged during the run gets here.
-            count { $0.sourceError = error.description }
-        }
-        await hand(batch, to: feed, journal: journal)
     }
 
     private static func planLine(_ value: some Encodable) throws(GalleryError) -> [UInt8] {

@@ -23,6 +23,8 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     case rateLimited(service: String, message: String)
     /// The source was asked for something it cannot do (a missing key, a bad option).
     case unusable(service: String, reason: String)
+    /// A keyed service was asked for without its key (``PhotoServices/make(_:_:)``).
+    case needsKey(service: String, variable: String)
 
     /// One line: where, then what went wrong.
     public var description: String {
@@ -44,6 +46,8 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(service): rate limit reached: \(message)"
         case let .unusable(service, reason):
             "\(service): \(reason)"
+        case let .needsKey(service, variable):
+            "\(service) needs an API key: set \(variable)"
         }
     }
 }

@@ -177,10 +177,10 @@ struct GalleryCommand: AsyncParsableCommand {
 
         let aggregate = AggregateProgress()
         var configuration = transfer.configuration(observers: [aggregate])
-        // A service's image hosts get the same descriptive agent as its API (Wikimedia asks it of both).
-        if sources.isService { configuration.userAgent = job.userAgent }
-        // Wikimedia asks clients for at most 3 requests at once.
-        if sources.source == "commons" { configuration.maxConcurrentPerHost = min(configuration.maxConcurrentPerHost, 3) }
+        // A service's image hosts get its API's agent, and no more downloads at once than it asks for.
+        if sources.isService, let service = sources.source {
+            PhotoServices.configure(&configuration, for: service, userAgent: job.userAgent)
+        }
         let engine = TransferEngine(configuration: configuration)
         let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report])

@@ -53,7 +53,7 @@ struct PlanCommand: AsyncParsableCommand {
             throw ValidationError("give --source NAME, --api URL or --urls FILE")
         }
         if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
-        if sources.source == "unsplash" {
+        if let source = sources.source, PhotoServices.entry(named: source)?.plannable == false {
             // Unsplash asks that every download be reported with the key; a plan's workers read no source.
             throw ValidationError("--source unsplash cannot be planned: Unsplash asks each download to be reported "
                 + "to it with your key, which 'run --from-plan' workers do not hold; run it whole with 'fetch-gallery run --source unsplash'")

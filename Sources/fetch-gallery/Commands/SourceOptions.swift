@@ -36,13 +36,10 @@ struct SourceOptions: ParsableArguments {
                 The longest wait, in seconds, for a service's rate limit; when its budget resets later than this, \
                 the source stops (exit status 3) keeping everything done, and a re-run carries on.
                 """, valueName: "seconds"))
-    var rateLimitWait: Double = 120
+    var rateLimitWait: Double = PhotoServices.defaultRateLimitWait
 
-    /// The services `--source` accepts.
-    static let names = ["commons", "openverse", "unsplash", "pexels", "flickr", "500px"]
-
-    /// The environment variable each keyed service reads.
-    static let keyVariables = ["unsplash": "UNSPLASH_ACCESS_KEY", "pexels": "PEXELS_API_KEY", "flickr": "FLICKR_API_KEY"]
+    /// The services `--source` accepts (GalleryKit's ``PhotoServices``).
+    static var names: [String] { PhotoServices.names }
 
     func validate() throws {
         if let source, !Self.names.contains(source) {
@@ -59,8 +56,8 @@ struct SourceOptions: ParsableArguments {
             throw ValidationError("--query goes with --source openverse, unsplash, pexels or flickr")
         }
         if let perPage, perPage < 1 { throw ValidationError("--per-page must be at least 1") }
-        if let perPage, source == "openverse", perPage > 20 {
-            throw ValidationError("--per-page is at most 20 for openverse (its limit for clients without a token)")
+        if let perPage, let source, let most = PhotoServices.entry(named: source)?.maxPerPage, perPage > most {
+            throw ValidationError("--per-page is at most \(most) for \(source) (its limit for clients without a token)")
         }
         guard rateLimitWait >= 0 else { throw ValidationError("--rate-limit-wait must not be negative") }
     }
@@ -71,34 +68,18 @@ struct SourceOptions: ParsableArguments {
     /// The chosen key: `--key`, else the service's environment variable.
     func resolvedKey(environment: [String: String]) -> String? {
         if let key, !key.isEmpty { return key }
-        return source.flatMap { Self.keyVariables[$0] }.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        return source.flatMap { PhotoServices.key(for: $0, environment: environment) }
     }
 
     /// The service's source; `api` replaces its base URL. Throws a usage error naming a missing key.
-    func photoSource(api: URL?, includeNSFW: Bool, environment: [String: String]) throws -> (any PhotoSource)? {
+    func photoSource(api: URL?, includeNSFW: Bool, environment: [String: String]) throws -> (any PhotoService)? {
         guard let source, source != "500px" else { return nil }
-        let key = resolvedKey(environment: environment)
-        func needKey() throws -> String {
-            guard let key else {
-                throw ValidationError("--source \(source) needs an API key: set \(Self.keyVariables[source]!) (or give --key)")
+        let request = PhotoServices.Request(category: category, query: query, key: resolvedKey(environment: environment),
+                                            base: api, perPage: perPage, includeNSFW: includeNSFW)
+        do { return try PhotoServices.make(source, request) } catch {
+            if case .needsKey(_, let variable) = error {
+                throw ValidationError("--source \(source) needs an API key: set \(variable) (or give --key)")
             }
-            return key
-        }
-        switch source {
-        case "commons":
-            return CommonsSource(category: category ?? "", endpoint: api ?? CommonsSource.defaultEndpoint, perBatch: perPage ?? 50)
-        case "openverse":
-            return OpenverseSource(query: query ?? "", base: api ?? OpenverseSource.defaultBase, perPage: perPage ?? 20,
-                                   includeMature: includeNSFW)
-        case "unsplash":
-            return UnsplashSource(query: query, accessKey: try needKey(), base: api ?? UnsplashSource.defaultBase,
-                                  perPage: perPage ?? 30)
-        case "pexels":
-            return PexelsSource(query: query, key: try needKey(), base: api ?? PexelsSource.defaultBase, perPage: perPage ?? 80)
-        case "flickr":
-            return FlickrSource(query: query, key: try needKey(), endpoint: api ?? FlickrSource.defaultEndpoint,
-                                perPage: perPage ?? 100, includeNSFW: includeNSFW)
-        default:
             throw ValidationError("--source \(source) is not available in this build")
         }
     }

@@ -13,7 +13,7 @@ import Foundation
 ///   by ``HTMLText``, keeping the author's link.
 /// - A `maxlag` error (status 200, `Retry-After`) is waited out and asked again; no key is needed.
 /// - Files that are not raster images (SVG, TIFF, PDF, video) are listed as skipped items.
-public struct CommonsSource: PhotoSource {
+public struct CommonsSource: PhotoService {
     /// The API endpoint, `https://commons.wikimedia.org/w/api.php` by default (`--api` replaces it).
     public var endpoint: URL
     /// The category, with or without the `Category:` prefix.

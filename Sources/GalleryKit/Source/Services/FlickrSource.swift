@@ -14,7 +14,7 @@ import GallerySync
 /// - licence ids are mapped to names and links by `flickr.photos.licenses.getInfo`, asked once per run
 ///   (the list now runs 0 to 16), never from a built-in table;
 /// - a search sends `safe_search=1` unless NSFW photos were asked for.
-public struct FlickrSource: PhotoSource {
+public struct FlickrSource: PhotoService {
     /// `https://api.flickr.com/services/rest/` by default (`--api` replaces it).
     public var endpoint: URL
     /// Search words, or nil for the interesting photos.

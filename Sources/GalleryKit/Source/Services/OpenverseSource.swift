@@ -13,7 +13,7 @@ import Foundation
 /// - rate limits (`X-RateLimit-Available-anon_burst` / `_sustained`, 429 with
 ///   `{"detail":"... Expected available in N seconds."}` and no `Retry-After`) are the client's
 ///   (``SourceClient``, ``RateLimitState``).
-public struct OpenverseSource: PhotoSource {
+public struct OpenverseSource: PhotoService {
     /// `https://api.openverse.org` by default (`--api` replaces it).
     public var base: URL
     /// The search words.

@@ -11,7 +11,7 @@ import Foundation
 ///   `X-Ratelimit-Reset` (a UNIX time) come only on successful answers, never on the 429, so a spent
 ///   budget is seen before the 429 and obeyed by ``SourceClient``; a bare 429 is waited for (at most
 ///   `--rate-limit-wait`) and asked again.
-public struct PexelsSource: PhotoSource {
+public struct PexelsSource: PhotoService {
     /// `https://api.pexels.com` by default (`--api` replaces it).
     public var base: URL
     /// Search words, or nil for the curated photos.

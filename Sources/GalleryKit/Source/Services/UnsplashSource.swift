@@ -14,7 +14,7 @@ import Foundation
 ///   hourly budget stops the source; a 403 "Rate Limit Exceeded" is waited for like a 429).
 /// `links.html` uses the photo's slug and only `download_location` the bare id; ids are kept as
 /// `source_id` and hashed into the gallery id (``PhotoID``).
-public struct UnsplashSource: PhotoSource {
+public struct UnsplashSource: PhotoService {
     /// `https://api.unsplash.com` by default (`--api` replaces it).
     public var base: URL
     /// Search words, or nil for the editorial feed.

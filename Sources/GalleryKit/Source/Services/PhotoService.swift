@@ -29,8 +29,9 @@ public struct SourceBatch: Sendable, Hashable {
 ///
 /// One file per service under `Source/Services/`. A source holds no state between calls: ``batch(at:client:)``
 /// takes a cursor and returns the next one, so any consumer (``GalleryRun``, a plan step, a test) can
-/// drive it, or use ``batches(client:limit:)`` as an async sequence.
-public protocol PhotoSource: Sendable {
+/// drive it, or use ``batches(client:limit:)`` as an async sequence. The run reads a service through
+/// ``ServiceSource``, the ``PhotoSource`` of a service.
+public protocol PhotoService: Sendable {
     /// The `--source` name: `500px`, `commons`, `openverse`, `unsplash`, `pexels`, `flickr`.
     var name: String { get }
     /// What the manifest records as the gallery's source: the service's base URL and the listing asked for.
@@ -43,7 +44,7 @@ public protocol PhotoSource: Sendable {
     func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError)
 }
 
-extension PhotoSource {
+extension PhotoService {
     /// Nothing to tell the service.
     public func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError) {}
 
@@ -58,13 +59,13 @@ public struct PhotoBatches: AsyncSequence, Sendable {
     /// A batch and its number (from 1).
     public typealias Element = (number: Int, batch: SourceBatch)
 
-    let source: any PhotoSource
+    let source: any PhotoService
     let client: SourceClient
     let limit: Int
 
     /// Walks the listing, one request (or one batch of requests) per `next()`.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let source: any PhotoSource
+        let source: any PhotoService
         let client: SourceClient
         let limit: Int
         var cursor: SourceCursor?

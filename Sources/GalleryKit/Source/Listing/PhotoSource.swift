@@ -1,0 +1,117 @@
+import Foundation
+
+/// Where a gallery's photos come from: every listing kind the run reads, behind one protocol. A 500px-style
+/// API's pages (``PageAPISource``), a URL list (``URLListFileSource``), a plan (``PlanSource``) and the photo
+/// services (``ServiceSource`` over a ``PhotoService``) each give the run a ``ListingReader``; the run has
+/// one loop over it. ``ShardedSource`` wraps any of them to read one shard's slice.
+///
+/// A source holds no state of its own reading: ``reader(slice:context:)`` starts a new one each time.
+protocol PhotoSource: Sendable {
+    /// The name said in notices: `500px`, `urls`, `plan` or the service's `--source` name.
+    var name: String { get }
+    /// What the manifest records as the gallery's source.
+    var sourceDescription: String { get }
+    /// How the listing divides among shards: by its pages, by its lines, or (nil) not at all (a cursor API).
+    var shardUnit: ShardUnit? { get }
+    /// A reader of the units (pages or lines) that `slice` owns; ``ShardSpec/whole``: the whole listing.
+    /// Only ``ShardedSource`` asks for less than the whole.
+    func reader(slice: ShardSpec, context: SourceContext) -> any ListingReader
+    /// Called once a photo's original has been downloaded (Unsplash asks to be told); by default nothing.
+    func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError)
+}
+
+extension PhotoSource {
+    func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError) {}
+}
+
+/// What a listing divides into among shards.
+enum ShardUnit: Sendable, Hashable {
+    /// Listing pages p (from 1): a shard owns pages with (p - 1) mod N == K.
+    case page
+    /// Lines i (from 0) of a file: a shard owns lines with i mod N == K.
+    case line
+}
+
+/// What a reader needs from the run: the API client, the job's selection rules, and two callbacks.
+struct SourceContext: Sendable {
+    /// The API requests' client (User-Agent, rate limits, redaction).
+    var client: SourceClient
+    /// At most this many listing pages or batches.
+    var pages: Int
+    /// Keep photos marked NSFW.
+    var includeNSFW: Bool
+    /// Prefer this image size when offered.
+    var imageSize: Int?
+    /// Whether the run is stopping (a page cut short by a stop is not a failure of the source).
+    var isStopping: @Sendable () -> Bool
+    /// Records the address a listing came from (the rule for image addresses follows it).
+    var noteAddress: @Sendable (String?) -> Void
+}
+
+/// A listing being read: the run pulls steps until nil (the end, or the run stopping), then calls ``close()``.
+protocol ListingReader {
+    /// The next step, or nil at the end of the listing.
+    mutating func next() async -> ListingStep?
+    /// Cancels what the reader started ahead (page fetches); called once the run stops pulling.
+    mutating func close()
+}
+
+extension ListingReader {
+    mutating func close() {}
+}
+
+/// One step of a listing.
+enum ListingStep: Sendable {
+    /// A listing page (or batch) arrived: counted, announced, its unusable photos failed, its photos handed on.
+    case page(ListedPage)
+    /// More photos of the page announced last (a URL list or plan is one "page" read in pieces).
+    case photos([SelectedPhoto])
+    /// A page, or the whole listing, could not be read.
+    case failure(ListingFailure)
+}
+
+/// A page of a listing as the run reports it.
+struct ListedPage: Sendable {
+    /// Its number, from 1 (a URL list or a plan: 1).
+    var number: Int
+    var totalPages: Int?
+    /// Photos it added (those handed on, here or in the ``ListingStep/photos(_:)`` steps after it).
+    var added: Int
+    /// Items that could not be read, each "item N: reason" or "line N: reason".
+    var skipped: [String] = []
+    /// Listed photos with no usable (http(s)) image URL: they go in the manifest as failed.
+    var unusable: [Photo] = []
+    /// The photos to hand on.
+    var photos: [SelectedPhoto] = []
+    /// Whether the page counts as fetched (a URL list with no usable line is announced, not counted).
+    var counted = true
+}
+
+/// A listing that failed, in whole or one page.
+struct ListingFailure: Sendable, Equatable {
+    /// The page that failed (reported and counted as failed), or nil: the listing as a whole.
+    var page: Int?
+    /// What went wrong, as the summary and the progress say it.
+    var reason: String
+    /// The source could not be read at all (exit status 3 when nothing was fetched).
+    var isSourceError = false
+    /// The source stopped early (a spent rate-limit budget), keeping what was handed on.
+    var stopsSource = false
+}
+
+/// A reader that gives one failure, then ends.
+struct FailedReader: ListingReader {
+    var failure: ListingFailure?
+
+    mutating func next() async -> ListingStep? {
+        defer { failure = nil }
+        return failure.map(ListingStep.failure)
+    }
+}
+
+extension PageSelection {
+    /// The photos of `page` left out for having no usable (http(s)) image URL.
+    func unusable(of page: PhotoPage) -> [Photo] {
+        rejected.filter { $0.reason == .noUsableImage }.compactMap { rejected in page.photos.first { $0.id == rejected.id } }
+    }
+}
