@@ -4,7 +4,7 @@ import Testing
 
 /// A URL list is parsed a piece at a time (memory holds one piece); line numbers stay those of the
 /// whole list, and a shard still takes lines i mod N.
-@Suite struct PipelineURLListPiecesTests {
+@Suite struct URLListPiecesTests {
     static func drain(_ text: String, shard: ShardSpec) -> (photos: [Photo], lines: [Int], rejected: [Int], pieces: Int) {
         var pieces = URLListPieces(text: text, shard: shard)
         var result: ([Photo], [Int], [Int], Int) = ([], [], [], 0)
