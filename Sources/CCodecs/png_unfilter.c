@@ -11,17 +11,16 @@
 #endif
 
 #if defined(__SSE2__)
-static inline __m128i load4(const void *p) { int t; memcpy(&t, p, 4); return _mm_cvtsi32_si128(t); }
-static inline void store4(void *p, __m128i v) { int t = _mm_cvtsi128_si32(v); memcpy(p, &t, 4); }
-static inline __m128i load3(const void *p) { uint32_t t = 0; memcpy(&t, p, 3); return _mm_cvtsi32_si128((int)t); }
-static inline void store3(void *p, __m128i v) { int t = _mm_cvtsi128_si32(v); memcpy(p, &t, 3); }
-static inline __m128i load_px(const void *p, int bpp) { return bpp == 4 ? load4(p) : load3(p); }
-static inline void store_px(void *p, __m128i v, int bpp) { if (bpp == 4) store4(p, v); else store3(p, v); }
+// One pixel of n (3 to 8) bytes in the low bytes of a register; n is a constant at every call
+// (the callers are always inlined per pixel size), so the copies compile to plain moves.
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+ALWAYS_INLINE __m128i load_px(const void *p, int n) { uint64_t t = 0; memcpy(&t, p, (size_t)n); return _mm_cvtsi64_si128((long long)t); }
+ALWAYS_INLINE void store_px(void *p, __m128i v, int n) { uint64_t t = (uint64_t)_mm_cvtsi128_si64(v); memcpy(p, &t, (size_t)n); }
 static inline __m128i abs16(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
 static inline __m128i pick(__m128i c, __m128i t, __m128i e) { return _mm_or_si128(_mm_and_si128(c, t), _mm_andnot_si128(c, e)); }
 
-// One pixel at a time: each depends on the one before it.
-static void sub_simd(uint8_t *row, size_t rb, int bpp) {
+// One pixel at a time: each depends on the one before it. Paeth works on 16-bit lanes (up to 8 bytes).
+ALWAYS_INLINE void sub_simd(uint8_t *row, size_t rb, int bpp) {
     __m128i d = _mm_setzero_si128();
     for (size_t i = 0; i + (size_t)bpp <= rb; i += (size_t)bpp) {
         d = _mm_add_epi8(load_px(row + i, bpp), d);
@@ -29,7 +28,7 @@ static void sub_simd(uint8_t *row, size_t rb, int bpp) {
     }
 }
 
-static void avg_simd(uint8_t *row, const uint8_t *prev, size_t rb, int bpp) {
+ALWAYS_INLINE void avg_simd(uint8_t *row, const uint8_t *prev, size_t rb, int bpp) {
     __m128i d = _mm_setzero_si128();
     const __m128i one = _mm_set1_epi8(1);
     for (size_t i = 0; i + (size_t)bpp <= rb; i += (size_t)bpp) {
@@ -41,7 +40,7 @@ static void avg_simd(uint8_t *row, const uint8_t *prev, size_t rb, int bpp) {
     }
 }
 
-static void paeth_simd(uint8_t *row, const uint8_t *prev, size_t rb, int bpp) {
+ALWAYS_INLINE void paeth_simd(uint8_t *row, const uint8_t *prev, size_t rb, int bpp) {
     const __m128i zero = _mm_setzero_si128();
     __m128i b = zero, d = zero;
     for (size_t i = 0; i + (size_t)bpp <= rb; i += (size_t)bpp) {
@@ -75,7 +74,13 @@ void fg_png_unfilter(int filter, uint8_t *restrict row, const uint8_t *restrict 
     switch (filter) {
     case 1:
 #if defined(__SSE2__)
-        if (bpp == 3 || bpp == 4) { sub_simd(row, rb, bpp); return; }
+        switch (bpp) {
+        case 3: sub_simd(row, rb, 3); return;
+        case 4: sub_simd(row, rb, 4); return;
+        case 6: sub_simd(row, rb, 6); return;
+        case 8: sub_simd(row, rb, 8); return;
+        default: break;
+        }
 #endif
         for (size_t i = n; i < rb; i++) row[i] = (uint8_t)(row[i] + row[i - n]);
         return;
@@ -84,14 +89,26 @@ void fg_png_unfilter(int filter, uint8_t *restrict row, const uint8_t *restrict 
         return;
     case 3:
 #if defined(__SSE2__)
-        if (bpp == 3 || bpp == 4) { avg_simd(row, prev, rb, bpp); return; }
+        switch (bpp) {
+        case 3: avg_simd(row, prev, rb, 3); return;
+        case 4: avg_simd(row, prev, rb, 4); return;
+        case 6: avg_simd(row, prev, rb, 6); return;
+        case 8: avg_simd(row, prev, rb, 8); return;
+        default: break;
+        }
 #endif
         for (size_t i = 0; i < n && i < rb; i++) row[i] = (uint8_t)(row[i] + (prev[i] >> 1));
         for (size_t i = n; i < rb; i++) row[i] = (uint8_t)(row[i] + ((row[i - n] + prev[i]) >> 1));
         return;
     case 4:
 #if defined(__SSE2__)
-        if (bpp == 3 || bpp == 4) { paeth_simd(row, prev, rb, bpp); return; }
+        switch (bpp) {
+        case 3: paeth_simd(row, prev, rb, 3); return;
+        case 4: paeth_simd(row, prev, rb, 4); return;
+        case 6: paeth_simd(row, prev, rb, 6); return;
+        case 8: paeth_simd(row, prev, rb, 8); return;
+        default: break;
+        }
 #endif
         for (size_t i = 0; i < n && i < rb; i++) row[i] = (uint8_t)(row[i] + prev[i]);
         for (size_t i = n; i < rb; i++) row[i] = (uint8_t)(row[i] + paeth(row[i - n], prev[i], prev[i - n]));
