@@ -21,9 +21,9 @@ static uint8_t *gather_idat(const uint8_t *data, size_t len, size_t *out_len, ui
     size_t pos = 8, first = 0, total = 0, chunks = 0;
     while (pos + 12 <= len) {
         uint32_t n = be32(data + pos);
-        if ((uint64_t)n + 12 > len - pos) return NULL;
         int idat = memcmp(data + pos + 4, "IDAT", 4) == 0;
-        if (!idat && chunks) break;
+        if (!idat && chunks) break;  // what follows the image data is never read (libpng stops too)
+        if ((uint64_t)n + 12 > len - pos) return NULL;
         if (idat) {
             if (libdeflate_crc32(0, data + pos + 4, (size_t)n + 4) != be32(data + pos + 8 + n)) return NULL;
             if (!chunks) first = pos;
