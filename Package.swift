@@ -44,7 +44,8 @@ let package = Package(
         .target(
             name: "CCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"),
-                             .linkedLibrary("webpdemux"), .linkedLibrary("gif")]
+                             .linkedLibrary("webpdemux"), .linkedLibrary("gif"),
+                             .linkedLibrary("deflate")]
         ),
         // libheif: HEIC and AVIF in (libde265 / dav1d decoders), AVIF out (aom). Its own shim so that only
         // the imaging module links it; errors come back as CCodecs' fg_status.

@@ -37,7 +37,11 @@ static void read_data(png_structp png, png_bytep out, size_t n) {
     ctx->pos += n;
 }
 
-fg_png *fg_png_create(void) { return calloc(1, sizeof(fg_png)); }
+fg_png *fg_png_create(void) {
+    fg_png *ctx = calloc(1, sizeof(fg_png));
+    if (ctx) ctx->allow_whole = 1;
+    return ctx;
+}
 
 void fg_png_destroy(fg_png *ctx) {
     if (!ctx) return;
@@ -45,6 +49,7 @@ void fg_png_destroy(fg_png *ctx) {
     free(ctx->rows);
     free(ctx->pass_row);
     free(ctx->sums);
+    fg_png_whole_end(ctx);
     free(ctx);
 }
 
@@ -111,6 +116,7 @@ fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const
     if (ctx->state != PS_NEW) return fg_png_fail(ctx, FG_ERR_USAGE, "read_header called twice");
     ctx->data = data;
     ctx->len = len;
+    ctx->max_memory = limits->max_memory;
     ctx->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
     if (!ctx->png) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "png_create_read_struct failed");
     ctx->info = png_create_info_struct(ctx->png);
@@ -143,6 +149,10 @@ fg_status fg_png_read_header(fg_png *ctx, const uint8_t *data, size_t len, const
     out->bit_depth = depth;
     out->color_type = color;
     out->interlaced = interlace == PNG_INTERLACE_ADAM7;
+    ctx->file_depth = depth;
+    ctx->file_color = color;
+    ctx->file_interlace = interlace;
+    fg_png_whole_prepare(ctx);
     uint64_t pixels = (uint64_t)w * h;
     if (limits->max_pixels && pixels > limits->max_pixels) {
         char text[128];
@@ -186,6 +196,17 @@ fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride) {
     png_set_interlace_handling(ctx->png);
     png_read_update_info(ctx->png, ctx->info);
     fg_png_check_layout(ctx);
+    if (fg_png_whole_begin(ctx)) {
+        for (uint32_t y = 0; y < ctx->height; y++) {
+            uint8_t *line = dst + (size_t)y * stride;
+            const uint8_t *row = fg_png_whole_row(ctx, y, line);
+            if (row != line) memcpy(line, row, (size_t)ctx->width * ctx->channels);
+        }
+        fg_png_whole_end(ctx);
+        ctx->used_whole = 1;
+        ctx->state = PS_DONE;
+        return FG_OK;
+    }
     ctx->rows = malloc(sizeof(png_bytep) * ctx->height);
     if (!ctx->rows) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "no memory for row pointers");
     for (uint32_t y = 0; y < ctx->height; y++) ctx->rows[y] = dst + (size_t)y * stride;

@@ -23,11 +23,40 @@ struct fg_png {
     png_bytep *rows;           // row pointers of the full decode
     png_bytep pass_row;        // one reduced-width row of an Adam7 pass, or one source row
     uint32_t *sums;            // the reduced read's sums: 32-bit block sums with alpha, 16-bit column sums without (png_reduce.c)
+    int file_depth, file_color, file_interlace;  // IHDR as in the file (png_read_update_info rewrites info's)
+    uint64_t max_memory;       // fg_limits.max_memory: also bounds the whole-stream path's buffer
+
+    // The whole-stream path (png_whole.c): the inflated, filtered image and what expanding it needs.
+    int allow_whole;           // 1 unless fg_png_set_whole_stream(ctx, 0)
+    int used_whole;            // the last read went through it
+    uint8_t *whole;            // height x (1 + rowbytes): each row's filter byte, then its data
+    uint8_t *whole_zero;       // rowbytes zero bytes: the row "above" the first
+    size_t whole_rowbytes;
+    int whole_bpp, whole_depth, whole_color, whole_has_trns;
+    png_color_16 whole_trans;  // tRNS of grey and RGB images
+    uint8_t whole_lut[256 * 4];  // palette images: RGBA per index (zero past PLTE, alpha from tRNS)
 };
 
 /// Records a failure (status and message), marks the context failed and returns the status.
 fg_status fg_png_fail(fg_png *ctx, fg_status status, const char *text);
 /// After png_read_update_info: the row layout must be width * channels bytes of 8 bits (png_error if not).
 void fg_png_check_layout(fg_png *ctx);
+
+/// The whole filtered image above this many bytes (height x (1 + rowbytes)) is read through libpng's
+/// streaming rows instead of inflated in one piece: 128 MiB holds a 24 MP 8-bit RGBA image (96 MB)
+/// or a 42 MP RGB one. fg_limits.max_memory lowers it.
+#define FG_PNG_WHOLE_MAX_BYTES (128ull << 20)
+/// Inflates all of IDAT at once and checks it; 1 when the rows can then be read with
+/// fg_png_whole_row, 0 when the caller must read through libpng (nothing was written anywhere).
+int fg_png_whole_begin(fg_png *ctx);
+/// Keeps the palette and tRNS for it; called by fg_png_read_header after png_read_info.
+void fg_png_whole_prepare(fg_png *ctx);
+/// Row y (in order, each once) in the output layout: `out` (width * channels bytes) or the row itself.
+const uint8_t *fg_png_whole_row(fg_png *ctx, uint32_t y, uint8_t *out);
+void fg_png_whole_end(fg_png *ctx);
+/// Undoes PNG filter `filter` (0-4) on one row in place; `prev` is the row above (zeros for the first).
+void fg_png_unfilter(int filter, uint8_t *row, const uint8_t *prev, size_t rb, int bpp);
+/// Expands one unfiltered row to 8-bit samples in the output layout.
+void fg_png_expand_row(const fg_png *ctx, const uint8_t *src, uint8_t *out);
 
 #endif

@@ -77,16 +77,23 @@ fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stri
     // Block sums with alpha, column sums (16-bit, one per sample) without.
     ctx->sums = alpha ? calloc((size_t)out_width * ch, sizeof(uint32_t)) : calloc((size_t)width * ch, sizeof(uint16_t));
     if (!ctx->pass_row || !ctx->sums) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "no memory for a reduced PNG row");
+    // The whole IDAT stream inflated at once when it fits (png_whole.c), else libpng's rows.
+    const int whole = fg_png_whole_begin(ctx);
     uint32_t rows = 0;
     for (uint32_t y = 0; y < height; y++) {
-        png_read_row(ctx->png, ctx->pass_row, NULL);
+        const uint8_t *row = ctx->pass_row;
+        if (whole) {
+            row = fg_png_whole_row(ctx, y, ctx->pass_row);
+        } else {
+            png_read_row(ctx->png, ctx->pass_row, NULL);
+        }
         // The channel count is fixed per image: a constant per call lets the compiler unroll.
         if (!alpha) {
-            accumulate_columns(ctx->pass_row, (size_t)width * ch, (uint16_t *)ctx->sums);
+            accumulate_columns(row, (size_t)width * ch, (uint16_t *)ctx->sums);
         } else if (ch == 2) {
-            accumulate(ctx->pass_row, width, 2, factor, ctx->sums);
+            accumulate(row, width, 2, factor, ctx->sums);
         } else {
-            accumulate(ctx->pass_row, width, 4, factor, ctx->sums);
+            accumulate(row, width, 4, factor, ctx->sums);
         }
         rows++;
         if (rows == (uint32_t)factor || y == height - 1) {
@@ -99,6 +106,8 @@ fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stri
             rows = 0;
         }
     }
+    fg_png_whole_end(ctx);
+    ctx->used_whole = whole;
     ctx->state = PS_DONE;
     return FG_OK;
 }

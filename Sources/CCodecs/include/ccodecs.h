@@ -116,6 +116,12 @@ fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_
 /// alpha-weighted when there is alpha), ceil(width/factor) x ceil(height/factor) pixels into dst,
 /// never holding the full-size image.
 fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stride);
+/// Non-interlaced images whose filtered data fits the bound in png_internal.h are read by inflating
+/// the whole IDAT stream at once (libdeflate) instead of through libpng's rows, with the same
+/// pixels; `allow` 0 turns that off (the tests compare both). Call before reading.
+void fg_png_set_whole_stream(fg_png *ctx, int allow);
+/// 1 when the last read went through the whole-stream path.
+int fg_png_used_whole_stream(const fg_png *ctx);
 
 // MARK: WebP decode (libwebp reports errors by status codes; no longjmp)
 

@@ -4,7 +4,9 @@ import CCodecs
 /// assembled from those passes alone (1, 3 or 5 of the 7), skipping most of the inflate work. Other
 /// images far larger than the target are box-reduced row by row as libpng decodes them, by the
 /// resampler's own box factor, so the full-size image is never held and the resampler's shrink is
-/// already done.
+/// already done. Non-interlaced images whose filtered data fits 128 MiB (and maxCodecMemory) are
+/// inflated in one call by libdeflate and unfiltered by the shim instead of through libpng's rows
+/// (see ``Inflation``): the same pixels, about 1.6x faster.
 enum PNGDecoder {
     struct Session {
         let ctx: OpaquePointer
@@ -67,8 +69,23 @@ enum PNGDecoder {
         }
     }
 
+    /// How the image data is inflated: the whole IDAT stream at once (libdeflate) when the image is
+    /// not interlaced and its filtered data fits the bound in png_internal.h, else libpng's rows; or
+    /// libpng's rows always. Both give the same pixels (the tests compare them).
+    enum Inflation {
+        case wholeStreamWhenItFits
+        case libpngRows
+    }
+
     static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        try decode(bytes, name: name, options: options, inflation: .wholeStreamWhenItFits).image
+    }
+
+    /// The decode, and whether it went through the whole-stream path.
+    static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: DecodeOptions,
+                       inflation: Inflation) throws(DecodeError) -> (image: DecodedImage, wholeStream: Bool) {
         try withHeader(bytes, name: name, options: options) { session throws(DecodeError) in
+            fg_png_set_whole_stream(session.ctx, inflation == .wholeStreamWhenItFits ? 1 : 0)
             let (sw, sh) = (Int(session.header.width), Int(session.header.height))
             let minimum = options.target.minimumSize(sourceWidth: sw, sourceHeight: sh)
             let interlaced = session.header.interlaced != 0
@@ -93,10 +110,11 @@ enum PNGDecoder {
             guard status == FG_OK else { throw session.fail(status) }
             let profile = options.readsColorProfiles ? session.profile : nil
             let color = profile?.transformToSRGB(for: ColorLayout(format)) ?? (transform: nil, note: nil)
-            return DecodedImage(bitmap: bitmap, format: .png, sourceWidth: sw, sourceHeight: sh,
-                                orientation: session.orientation, scaleDenominator: reduction,
-                                scansRead: nil, usedFastPath: reduction > 1, colorProfile: profile,
-                                transform: color.transform, notes: color.note.map { [$0] } ?? [])
+            let image = DecodedImage(bitmap: bitmap, format: .png, sourceWidth: sw, sourceHeight: sh,
+                                     orientation: session.orientation, scaleDenominator: reduction,
+                                     scansRead: nil, usedFastPath: reduction > 1, colorProfile: profile,
+                                     transform: color.transform, notes: color.note.map { [$0] } ?? [])
+            return (image, fg_png_used_whole_stream(session.ctx) != 0)
         }
     }
 
