@@ -1,6 +1,5 @@
 import Foundation
 import GalleryTestSupport
-import GalleryTransfer
 import Testing
 @testable import GalleryKit
 
@@ -71,24 +70,3 @@ import Testing
     }
 }
 
-/// Uploads on a slow link: a request that is still sending its body is not stalled.
-@Suite struct S3SlowUploadTests {
-    @Test func anUploadSlowerThanTheStallWindowStillLands() async throws {
-        var configuration = TransferConfiguration()
-        configuration.retry = RetryPolicy(maxAttempts: 1)
-        configuration.lowSpeedLimit = 1024
-        configuration.lowSpeedWindow = 3
-        let engine = TransferEngine(configuration: configuration)
-        let proxy = try S3TestKit.proxy()
-        proxy.throttleUploads(to: 500_000)
-        let base = try S3TestKit.client(proxy: proxy)
-        let client = S3Client(engine: engine, endpoint: base.endpoint, credentials: S3TestKit.credentials(try S3TestKit.gateway()),
-                              bucket: base.bucket)
-        let body = S3TestKit.bytes(3_000_000)
-        let started = Date()
-        #expect(try await client.put(key: "slow-link", body: body, contentType: "application/octet-stream") == .created)
-        #expect(Date().timeIntervalSince(started) > 4, "the throttle did not hold the upload back")
-        proxy.throttleUploads(to: nil)
-        #expect(try await client.get(key: "slow-link") == Data(body))
-    }
-}
