@@ -41,6 +41,8 @@ public struct GalleryMerge: Sendable {
     public var title = "Gallery"
     /// Index page size and what the photo pages show (as the single run's ``GalleryWriter/pageOptions``).
     public var pageOptions = GalleryPageOptions()
+    /// Where the index, pages and manifest go once written: the folder itself by default.
+    public var store: (any GalleryStore)? = nil
 
     /// A merge of the shards in `folder`.
     public init(folder: String, shards: Int? = nil) {
@@ -81,7 +83,7 @@ public struct GalleryMerge: Sendable {
         let source = readers.first?.summary.source ?? ""
         let output: GalleryOutput
         do { output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
-                                            options: pageOptions) } catch {
+                                            options: pageOptions, store: store) } catch {
             throw .gallery(error)
         }
         // Copies of one photo are grouped before writing: two more passes over the parts, in the same
@@ -128,8 +130,8 @@ public struct GalleryMerge: Sendable {
             return shards
         }
         var counts: Set<Int> = []
-        let parts = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + ShardLayout.partsFolder)) ?? []
-        let started = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/.fetch-gallery/shards")) ?? []
+        let parts = POSIX.names(in: folder + "/" + ShardLayout.partsFolder) ?? []
+        let started = POSIX.names(in: folder + "/.fetch-gallery/shards") ?? []
         for name in parts + started {
             let stem = name.split(separator: ".").first.map(String.init) ?? name
             let pieces = stem.split(separator: "-")
