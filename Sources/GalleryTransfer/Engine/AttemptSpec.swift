@@ -20,6 +20,8 @@ struct AttemptSpec: Sendable {
     var caCertificatesPath: String?
     /// Checked on every new connection's address.
     var addressPolicy: AddressPolicy = .unrestricted
+    /// Sign with SigV4 (libcurl computes the signature).
+    var awsSignature: AWSSignature?
 }
 
 /// What the sink says when the final 2xx header block is complete.

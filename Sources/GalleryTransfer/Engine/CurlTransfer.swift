@@ -73,6 +73,13 @@ final class CurlTransfer: @unchecked Sendable {
             try easy.set(CURLOPT_PIPEWAIT, 1)
         }
         if let ca = spec.caCertificatesPath { try easy.set(CURLOPT_CAINFO, ca) }
+        if let signature = spec.awsSignature {
+            try easy.set(CURLOPT_AWS_SIGV4, signature.provider)
+            try easy.set(CURLOPT_USERNAME, signature.accessKeyID)
+            try easy.set(CURLOPT_PASSWORD, signature.secretAccessKey)
+            // The path is signed as sent: an object key's "." or ".." segments must not be resolved away.
+            try easy.set(CURLOPT_PATH_AS_IS, 1)
+        }
         try easy.setHeaders(spec.headers)
         switch spec.method {
         case .get: break

@@ -47,6 +47,7 @@ public final class TransferEngine: Sendable {
     func spec(for request: HTTPRequest, remaining: Double, sniffImage: Bool) -> AttemptSpec {
         var headers = configuration.defaultHeaders
         for (name, value) in request.headers { headers.set(name, value) }
+        if let token = request.awsSignature?.sessionToken { headers.set("x-amz-security-token", token) }
         return AttemptSpec(
             url: request.url, method: request.method,
             headers: headers.fields.map { ($0.name, $0.value) }, body: request.body,
@@ -57,7 +58,7 @@ public final class TransferEngine: Sendable {
             maxBodyBytes: min(request.maxBodyBytes ?? .max, configuration.maxBodyBytes),
             maxRedirects: configuration.maxRedirects,
             sniffImage: sniffImage, caCertificatesPath: configuration.caCertificatesPath,
-            addressPolicy: request.addressPolicy)
+            addressPolicy: request.addressPolicy, awsSignature: request.awsSignature)
     }
 
     /// Runs one attempt on the loop of `lane`. Task cancellation aborts it from libcurl's progress callback.

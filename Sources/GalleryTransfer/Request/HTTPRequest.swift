@@ -16,6 +16,9 @@ public struct HTTPRequest: Sendable {
     /// Hand a 429 answer (headers and body) back to the caller instead of retrying it: for API clients that
     /// read the service's own rate-limit headers and throttle messages (see GalleryKit's `SourceClient`).
     public var returnsRateLimitedAnswers = false
+    /// Sign with AWS Signature Version 4 (S3 and compatible stores); see ``AWSSignature`` for the headers
+    /// and the query form the caller must supply.
+    public var awsSignature: AWSSignature?
 
     /// A request; GET without a body by default, any address allowed unless `addressPolicy` says otherwise.
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,

@@ -1,0 +1,192 @@
+import Foundation
+import GallerySync
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP proxy on 127.0.0.1 in front of an S3 service (the tests' ``RadosGateway``) that counts the
+/// bytes clients send and answers chosen requests itself with an S3 error (`503 SlowDown` for a
+/// while, a `400` for one part of a multipart upload) instead of passing them on.
+///
+/// The Host header is passed on unchanged, so signatures made for the proxy's address verify at the
+/// gateway. Each request gets its own upstream connection (`Connection: close` is added), so a request
+/// is always one connection: simple to count, and what a fault is decided on.
+public final class S3FaultProxy: @unchecked Sendable {
+    /// One request as the proxy saw it.
+    public struct Seen: Sendable, Equatable {
+        /// `PUT`, `GET`, ...
+        public var method: String
+        /// The request target (`/bucket/key?query`).
+        public var target: String
+        /// Bytes the client sent on the connection (head and body).
+        public var bytesIn: Int
+        /// The status the proxy answered itself, nil when the request went to the gateway.
+        public var injected: Int?
+    }
+
+    private struct Fault {
+        var method: String?
+        var targetContains: String?
+        var status: Int
+        var code: String
+        var remaining: Int
+    }
+
+    private struct State {
+        var faults: [Fault] = []
+        var seen: [Seen] = []
+        var stopped = false
+    }
+
+    private let upstreamPort: UInt16
+    private let listenFD: Int32
+    /// The proxy's port.
+    public let port: UInt16
+    private let state = Locked(State())
+
+    /// `http://127.0.0.1:PORT`.
+    public var endpoint: String { "http://127.0.0.1:\(port)" }
+
+    /// Listens on a free port and forwards to 127.0.0.1:`upstreamPort`.
+    public init(upstreamPort: UInt16) throws(TestSupportError) {
+        self.upstreamPort = upstreamPort
+        (listenFD, port) = try Socket.listenOnLoopback()
+        let fd = listenFD
+        NamedThread.start("s3-proxy") { [self] in
+            while let client = try? Socket.accept(fd) {
+                NamedThread.start("s3-proxy-conn") { [self] in serve(client) }
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting connections (those under way finish).
+    public func stop() {
+        let first = state.withLock { s in
+            defer { s.stopped = true }
+            return !s.stopped
+        }
+        if first {
+            shutdown(listenFD, Int32(SHUT_RDWR))
+            close(listenFD)
+        }
+    }
+
+    /// Answers the next `count` requests that match (method, and a substring of the target) with
+    /// `status` and an S3 error document of `code`, without passing them on.
+    public func fail(next count: Int, status: Int = 503, code: String = "SlowDown",
+                     method: String? = nil, targetContains: String? = nil) {
+        state.withLock {
+            $0.faults.append(Fault(method: method, targetContains: targetContains, status: status, code: code, remaining: count))
+        }
+    }
+
+    /// Every request so far, in arrival order.
+    public var seen: [Seen] { state.withLock { $0.seen } }
+
+    /// Forgets the requests seen so far.
+    public func resetSeen() { state.withLock { $0.seen = [] } }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        // The head: up to the blank line.
+        var buffer: [UInt8] = []
+        var headEnd: Int?
+        while headEnd == nil {
+            let chunk = Socket.receive(client)
+            if chunk.isEmpty { return }
+            buffer += chunk
+            headEnd = Self.find([13, 10, 13, 10], in: buffer)
+        }
+        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines[0].split(separator: " ")
+        let method = requestLine.first.map(String.init) ?? ""
+        let target = requestLine.count > 1 ? String(requestLine[1]) : ""
+        func header(_ name: String) -> String? {
+            lines.dropFirst().first { $0.lowercased().hasPrefix(name + ":") }
+                .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+        }
+        let length = Int(header("content-length") ?? "") ?? 0
+        let expectsContinue = header("expect")?.lowercased() == "100-continue"
+        if let fault = takeFault(method: method, target: target) {
+            // The body is read (unless the client waits for 100 Continue) so closing does not reset the
+            // connection under the client before it reads the answer.
+            var received = buffer.count
+            if !expectsContinue {
+                while received < headEnd! + 4 + length {
+                    let chunk = Socket.receive(client)
+                    if chunk.isEmpty { break }
+                    received += chunk.count
+                }
+            }
+            record(Seen(method: method, target: target, bytesIn: received, injected: fault.status))
+            let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>\(fault.code)</Code><Message>injected by the test proxy</Message></Error>"
+            let answer = "HTTP/1.1 \(fault.status) Injected\r\nContent-Type: application/xml\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            _ = Socket.sendAll(client, Array(answer.utf8)[...])
+            return
+        }
+        guard let upstream = Self.connectLoopback(port: upstreamPort) else { return }
+        defer { close(upstream) }
+        let rewritten = lines.filter { !$0.lowercased().hasPrefix("connection:") }.joined(separator: "\r\n")
+            + "\r\nConnection: close\r\n\r\n"
+        _ = Socket.sendAll(upstream, Array(rewritten.utf8)[...])
+        _ = Socket.sendAll(upstream, buffer[(headEnd! + 4)...])
+        let bytesIn = buffer.count + Self.pump(client: client, upstream: upstream)
+        record(Seen(method: method, target: target, bytesIn: bytesIn, injected: nil))
+    }
+
+    private func takeFault(method: String, target: String) -> Fault? {
+        state.withLock { s in
+            guard let index = s.faults.firstIndex(where: { f in
+                f.remaining > 0 && (f.method == nil || f.method == method)
+                    && (f.targetContains == nil || target.contains(f.targetContains!))
+            }) else { return nil }
+            s.faults[index].remaining -= 1
+            return s.faults[index]
+        }
+    }
+
+    private func record(_ seen: Seen) { state.withLock { $0.seen.append(seen) } }
+
+    /// Relays both ways until the gateway closes; returns the bytes that came from the client.
+    private static func pump(client: Int32, upstream: Int32) -> Int {
+        var fromClient = 0
+        var clientOpen = true
+        while true {
+            var fds = [pollfd(fd: upstream, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: clientOpen ? client : -1, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 2, 30_000) > 0 else { return fromClient }
+            if fds[1].revents != 0 {
+                let chunk = Socket.receive(client)
+                if chunk.isEmpty { clientOpen = false } else {
+                    fromClient += chunk.count
+                    _ = Socket.sendAll(upstream, chunk[...])
+                }
+            }
+            if fds[0].revents != 0 {
+                let chunk = Socket.receive(upstream)
+                if chunk.isEmpty { return fromClient }
+                if Socket.sendAll(client, chunk[...]) < chunk.count { return fromClient }
+            }
+        }
+    }
+
+    private static func connectLoopback(port: UInt16) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = Socket.loopbackAddress(port: port)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result != 0 { close(fd); return nil }
+        return fd
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for i in 0...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+        return nil
+    }
+}
