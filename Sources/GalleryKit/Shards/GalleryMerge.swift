@@ -43,6 +43,9 @@ public struct GalleryMerge: Sendable {
     public var pageOptions = GalleryPageOptions()
     /// Where the index, pages and manifest go once written: the folder itself by default.
     public var store: (any GalleryStore)? = nil
+    /// Shards (`K-of-N`) known to have begun although the folder holds no journal of theirs (their
+    /// journals are in the store, not fetched for a merge).
+    public var startedShards: Set<String> = []
 
     /// A merge of the shards in `folder`.
     public init(folder: String, shards: Int? = nil) {
@@ -59,7 +62,7 @@ public struct GalleryMerge: Sendable {
             let layout = ShardLayout(folder: folder, shard: try ShardSpec(index: index, count: count))
             let summaryPath = folder + "/" + layout.summaryPath
             guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: summaryPath)) else {
-                if layout.hasStarted { report.unfinished.append(index) } else { report.missing.append(index) }
+                if layout.hasStarted || startedShards.contains(layout.shard.fileStem) { report.unfinished.append(index) } else { report.missing.append(index) }
                 continue
             }
             let summary: ShardSummary
@@ -131,7 +134,7 @@ public struct GalleryMerge: Sendable {
         }
         var counts: Set<Int> = []
         let parts = POSIX.names(in: folder + "/" + ShardLayout.partsFolder) ?? []
-        let started = POSIX.names(in: folder + "/.fetch-gallery/shards") ?? []
+        let started = (POSIX.names(in: folder + "/.fetch-gallery/shards") ?? []) + startedShards
         for name in parts + started {
             let stem = name.split(separator: ".").first.map(String.init) ?? name
             let pieces = stem.split(separator: "-")
