@@ -30,8 +30,13 @@ struct S3CLIKit {
         var keys: [String] = []
         var token: String?
         repeat {
-            var url = "\(gateway.endpoint)/\(bucket)?list-type=2&prefix=\(prefix)"
-            if let token { url += "&continuation-token=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token) }
+            // curl signs the query as spelled: the parameters sorted, every value encoded.
+            func encode(_ text: String) -> String {
+                text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
+            }
+            var url = "\(gateway.endpoint)/\(bucket)?"
+            if let token { url += "continuation-token=" + encode(token) + "&" }
+            url += "list-type=2&prefix=" + encode(prefix)
             let xml = try curl([url])
             keys += Self.values(of: "Key", in: xml)
             token = xml.contains("<IsTruncated>true</IsTruncated>") ? Self.values(of: "NextContinuationToken", in: xml).first : nil
@@ -62,7 +67,7 @@ struct S3CLIKit {
 
     /// Multipart uploads begun and neither completed nor aborted.
     func pendingUploads() throws -> Int {
-        Self.values(of: "UploadId", in: try curl(["\(gateway.endpoint)/\(bucket)?uploads"])).count
+        Self.values(of: "UploadId", in: try curl(["\(gateway.endpoint)/\(bucket)?uploads="])).count
     }
 
     private func curl(_ arguments: [String]) throws -> String {

@@ -69,7 +69,9 @@ import Testing
         let source = ["--api", api.server.baseURL, "--pages", "2"] + ShardCLIKit.fast
         let disk = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("disk")], timeout: 120)
         #expect(disk.exitCode == 0, "stderr: \(disk.stderrText)")
-        proxy.fail(next: 6, status: 503, code: "SlowDown")
+        // Each request is tried 5 times: the check of the bucket gets 4 refusals, then the uploads 4 more.
+        proxy.fail(next: 4, status: 503, code: "SlowDown")
+        proxy.fail(next: 4, status: 503, code: "SlowDown", method: "PUT")
         let run = try ProcessRunner.run(GalleryCLIKit.binary, source + s3.out("g/", endpoint: proxy.endpoint)
                                             + ["--work-dir", dir.file("work")],
                                         environment: s3.environment(home: dir.path), timeout: 180)
