@@ -19,7 +19,6 @@ struct CephConfig {
         fsid = \(fsid)
         mon host = v1:127.0.0.1:\(monitorPort)
         mon initial members = a
-        public addr = 127.0.0.1
         auth cluster required = none
         auth service required = none
         auth client required = none

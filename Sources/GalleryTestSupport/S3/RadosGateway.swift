@@ -58,7 +58,10 @@ public final class RadosGateway: @unchecked Sendable {
     }
 
     private static func stopShared() {
-        if case .success(let gateway)? = sharedGateway.withLock({ $0 }) { gateway.stop() }
+        if case .success(let gateway)? = sharedGateway.withLock({ $0 }) {
+            gateway.stop()
+            gateway.directory.remove()
+        }
     }
 
     /// Starts the monitor, the OSD and the gateway, creates the test user, and waits (up to `timeout`
@@ -88,6 +91,7 @@ public final class RadosGateway: @unchecked Sendable {
                                           "--access-key=\(accessKey)", "--secret-key=\(secretKey)"])
         } catch {
             stop()
+            directory.remove()
             throw error
         }
     }

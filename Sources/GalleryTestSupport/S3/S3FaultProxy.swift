@@ -34,7 +34,10 @@ public final class S3FaultProxy: @unchecked Sendable {
 
     private struct State {
         var faults: [Fault] = []
-        var seen: [Seen] = []
+        /// Requests by connection number, recorded when their head arrives (before any answer), so a
+        /// client that has its answer always finds its request here.
+        var seen: [(connection: Int, request: Seen)] = []
+        var connections = 0
         var stopped = false
     }
 
@@ -83,7 +86,7 @@ public final class S3FaultProxy: @unchecked Sendable {
     }
 
     /// Every request so far, in arrival order.
-    public var seen: [Seen] { state.withLock { $0.seen } }
+    public var seen: [Seen] { state.withLock { $0.seen.map(\.request) } }
 
     /// Forgets the requests seen so far.
     public func resetSeen() { state.withLock { $0.seen = [] } }
@@ -110,7 +113,9 @@ public final class S3FaultProxy: @unchecked Sendable {
         }
         let length = Int(header("content-length") ?? "") ?? 0
         let expectsContinue = header("expect")?.lowercased() == "100-continue"
-        if let fault = takeFault(method: method, target: target) {
+        let fault = takeFault(method: method, target: target)
+        let connection = record(Seen(method: method, target: target, bytesIn: buffer.count, injected: fault?.status))
+        if let fault {
             // The body is read (unless the client waits for 100 Continue) so closing does not reset the
             // connection under the client before it reads the answer.
             var received = buffer.count
@@ -119,9 +124,9 @@ public final class S3FaultProxy: @unchecked Sendable {
                     let chunk = Socket.receive(client)
                     if chunk.isEmpty { break }
                     received += chunk.count
+                    count(chunk.count, connection)
                 }
             }
-            record(Seen(method: method, target: target, bytesIn: received, injected: fault.status))
             let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>\(fault.code)</Code><Message>injected by the test proxy</Message></Error>"
             let answer = "HTTP/1.1 \(fault.status) Injected\r\nContent-Type: application/xml\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
             _ = Socket.sendAll(client, Array(answer.utf8)[...])
@@ -133,8 +138,7 @@ public final class S3FaultProxy: @unchecked Sendable {
             + "\r\nConnection: close\r\n\r\n"
         _ = Socket.sendAll(upstream, Array(rewritten.utf8)[...])
         _ = Socket.sendAll(upstream, buffer[(headEnd! + 4)...])
-        let bytesIn = buffer.count + Self.pump(client: client, upstream: upstream)
-        record(Seen(method: method, target: target, bytesIn: bytesIn, injected: nil))
+        pump(client: client, upstream: upstream, connection: connection)
     }
 
     private func takeFault(method: String, target: String) -> Fault? {
@@ -148,27 +152,40 @@ public final class S3FaultProxy: @unchecked Sendable {
         }
     }
 
-    private func record(_ seen: Seen) { state.withLock { $0.seen.append(seen) } }
+    /// Records a request and returns its connection number.
+    private func record(_ seen: Seen) -> Int {
+        state.withLock { s in
+            s.connections += 1
+            s.seen.append((s.connections, seen))
+            return s.connections
+        }
+    }
 
-    /// Relays both ways until the gateway closes; returns the bytes that came from the client.
-    private static func pump(client: Int32, upstream: Int32) -> Int {
-        var fromClient = 0
+    /// Adds bytes a client sent to its request's count (if the record was not reset since).
+    private func count(_ bytes: Int, _ connection: Int) {
+        state.withLock { s in
+            if let index = s.seen.lastIndex(where: { $0.connection == connection }) { s.seen[index].request.bytesIn += bytes }
+        }
+    }
+
+    /// Relays both ways until the gateway closes, counting the client's bytes.
+    private func pump(client: Int32, upstream: Int32, connection: Int) {
         var clientOpen = true
         while true {
             var fds = [pollfd(fd: upstream, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: clientOpen ? client : -1, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, 30_000) > 0 else { return fromClient }
+            guard poll(&fds, 2, 30_000) > 0 else { return }
             if fds[1].revents != 0 {
                 let chunk = Socket.receive(client)
                 if chunk.isEmpty { clientOpen = false } else {
-                    fromClient += chunk.count
+                    count(chunk.count, connection)
                     _ = Socket.sendAll(upstream, chunk[...])
                 }
             }
             if fds[0].revents != 0 {
                 let chunk = Socket.receive(upstream)
-                if chunk.isEmpty { return fromClient }
-                if Socket.sendAll(client, chunk[...]) < chunk.count { return fromClient }
+                if chunk.isEmpty { return }
+                if Socket.sendAll(client, chunk[...]) < chunk.count { return }
             }
         }
     }

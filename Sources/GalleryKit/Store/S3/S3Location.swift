@@ -8,10 +8,15 @@ public struct S3Location: Sendable, Equatable, Hashable, CustomStringConvertible
 
     /// A location from its parts; `prefix` gets its trailing `/` added.
     public init(bucket: String, prefix: String = "") throws(S3Error) {
-        try Self.checkBucket(bucket, text: "s3://\(bucket)/\(prefix)")
+        try self.init(bucket: bucket, prefix: prefix, text: "s3://\(bucket)/\(prefix)")
+    }
+
+    /// `text` is what the user wrote, for messages.
+    private init(bucket: String, prefix: String, text: String) throws(S3Error) {
+        try Self.checkBucket(bucket, text: text)
         let trimmed = prefix.drop { $0 == "/" }
         if trimmed.split(separator: "/", omittingEmptySubsequences: false).dropLast().contains(where: { $0.isEmpty }) {
-            throw .invalidLocation("s3://\(bucket)/\(prefix)", reason: "the prefix has an empty path segment ('//')")
+            throw .invalidLocation(text, reason: "the prefix has an empty path segment ('//')")
         }
         self.bucket = bucket
         self.prefix = trimmed.isEmpty || trimmed.hasSuffix("/") ? String(trimmed) : trimmed + "/"
@@ -24,7 +29,7 @@ public struct S3Location: Sendable, Equatable, Hashable, CustomStringConvertible
         }
         let rest = text.dropFirst(5)
         let bucket = String(rest.prefix { $0 != "/" })
-        try self.init(bucket: bucket, prefix: String(rest.dropFirst(bucket.count).dropFirst()))
+        try self.init(bucket: bucket, prefix: String(rest.dropFirst(bucket.count).dropFirst()), text: text)
     }
 
     /// `s3://bucket/prefix/`.
