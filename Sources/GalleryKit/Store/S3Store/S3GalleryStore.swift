@@ -223,9 +223,10 @@ public final class S3GalleryStore: GalleryStore {
             let local = folder + "/" + path
             do {
                 let size = POSIX.fileSize(local) ?? -1
-                let result = try await client.putFile(key: bucketLocation.key(path), path: local,
-                                                      contentType: GalleryFileKind.contentType(of: path),
-                                                      cacheControl: kind.cacheControl, ifNoneMatch: kind.isImmutable)
+                let key = bucketLocation.key(path), type = GalleryFileKind.contentType(of: path)
+                let result = kind.isImmutable
+                    ? try await putImmutable(key: key, path: local, size: size, contentType: type, cacheControl: kind.cacheControl)
+                    : try await client.putFile(key: key, path: local, contentType: type, cacheControl: kind.cacheControl)
                 if result == .created { sent = size }
                 stored = (path, size)
                 if kind.isImmutable { POSIX.remove(local) }
