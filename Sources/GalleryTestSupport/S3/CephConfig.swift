@@ -25,6 +25,8 @@ struct CephConfig {
         # Without it radosgw (16.2) asks the monitor for a secure session and never connects.
         ms mon client mode = crc
         osd objectstore = memstore
+        # No device class to report at start: one command fewer that can meet the fsid race.
+        osd class update on start = false
         memstore device bytes = 2147483648
         osd pool default size = 1
         osd pool default min size = 1

@@ -39,6 +39,7 @@ public final class S3FaultProxy: @unchecked Sendable {
         var seen: [(connection: Int, request: Seen)] = []
         var connections = 0
         var stopped = false
+        var uploadRate: Int?
     }
 
     private let upstreamPort: UInt16
@@ -54,6 +55,9 @@ public final class S3FaultProxy: @unchecked Sendable {
     public init(upstreamPort: UInt16) throws(TestSupportError) {
         self.upstreamPort = upstreamPort
         (listenFD, port) = try Socket.listenOnLoopback()
+        // Accepted connections inherit it: little of a throttled upload can hide in the kernel's buffers.
+        var small: Int32 = 32 * 1024
+        setsockopt(listenFD, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         let fd = listenFD
         NamedThread.start("s3-proxy") { [self] in
             while let client = try? Socket.accept(fd) {
@@ -84,6 +88,10 @@ public final class S3FaultProxy: @unchecked Sendable {
             $0.faults.append(Fault(method: method, targetContains: targetContains, status: status, code: code, remaining: count))
         }
     }
+
+    /// Passes what clients send on to the gateway at no more than `bytesPerSecond` (nil: at once), with
+    /// small socket buffers, so an upload takes the time its size says.
+    public func throttleUploads(to bytesPerSecond: Int?) { state.withLock { $0.uploadRate = bytesPerSecond } }
 
     /// Every request so far, in arrival order.
     public var seen: [Seen] { state.withLock { $0.seen.map(\.request) } }
@@ -176,8 +184,10 @@ public final class S3FaultProxy: @unchecked Sendable {
                        pollfd(fd: clientOpen ? client : -1, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 2, 30_000) > 0 else { return }
             if fds[1].revents != 0 {
-                let chunk = Socket.receive(client)
+                let rate = state.withLock { $0.uploadRate }
+                let chunk = Socket.receive(client, capacity: rate == nil ? 65_536 : 16_384)
                 if chunk.isEmpty { clientOpen = false } else {
+                    if let rate { usleep(UInt32(Double(chunk.count) / Double(rate) * 1e6)) }
                     count(chunk.count, connection)
                     _ = Socket.sendAll(upstream, chunk[...])
                 }

@@ -187,7 +187,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Called from libcurl's progress callback, often while data flows and about once a second when idle.
-    fileprivate func shouldStop(downloaded: Int64) -> Bool {
+    fileprivate func shouldStop(transferred: Int64) -> Bool {
         if cancelled.load(ordering: .relaxed) {
             _ = abort(.cancelled)
             return true
@@ -195,7 +195,7 @@ final class CurlTransfer: @unchecked Sendable {
         // Our own low-speed check: libcurl's averages the last ~5 s, so a stall after a fast start takes
         // window + 5 s to notice; this one measures the configured window itself.
         if spec.lowSpeedLimit > 0, spec.lowSpeedSeconds > 0,
-           speedWindow.isTooSlow(bytes: downloaded, now: DispatchTime.now().uptimeNanoseconds,
+           speedWindow.isTooSlow(bytes: transferred, now: DispatchTime.now().uptimeNanoseconds,
                                  limit: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds) {
             _ = abort(.tooSlow(bytesPerSecond: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds))
             return true
@@ -242,9 +242,11 @@ private let curlHeaderCallback: curl_write_callback = { ptr, size, count, user i
     return t.onHeaderLine(UnsafeRawBufferPointer(start: ptr, count: n)) ? n : 0
 }
 
-private let curlProgressCallback: curl_xferinfo_callback = { user, _, downloaded, _, _ in
+private let curlProgressCallback: curl_xferinfo_callback = { user, _, downloaded, _, uploaded in
     let t = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-    return t.shouldStop(downloaded: Int64(downloaded)) ? 1 : 0
+    // Bytes sent count as progress: an upload still sending its body (a PUT to an object store on a
+    // slow link) is not stalled.
+    return t.shouldStop(transferred: Int64(downloaded) + Int64(uploaded)) ? 1 : 0
 }
 
 /// Tumbling windows of `seconds`: at the end of each, fewer than `limit * seconds` new bytes means too slow.

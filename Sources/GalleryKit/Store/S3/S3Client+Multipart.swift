@@ -13,15 +13,7 @@ extension S3Client {
     /// (or cancellation) aborts the upload before the error is thrown.
     func uploadMultipart(key: String, path: String, size: Int64, contentType: String, cacheControl: String?,
                          ifNoneMatch: Bool) async throws(S3Error) -> S3PutResult {
-        var headers = HTTPHeaders()
-        headers.set("Content-Type", contentType)
-        if let cacheControl { headers.set("Cache-Control", cacheControl) }
-        let created = try await send("create multipart upload", .post, key: key, query: [("uploads", "")], headers: headers)
-        guard (200..<300).contains(created.status) else { throw failure("create multipart upload", key, created) }
-        guard let uploadID = (try? S3XML.parse(created.body))?.value("UploadId"), !uploadID.isEmpty else {
-            throw .invalidResponse(bucket: bucket, key: key, operation: "create multipart upload", reason: "no UploadId in \(created.text.prefix(200))")
-        }
-        let upload = S3MultipartUpload(key: key, uploadID: uploadID)
+        let upload = try await createUpload(key: key, contentType: contentType, cacheControl: cacheControl)
         do {
             let etags = try await uploadParts(upload, path: path, size: size)
             let result = try await complete(upload, etags: etags, ifNoneMatch: ifNoneMatch)
@@ -36,7 +28,20 @@ extension S3Client {
         }
     }
 
-    private func uploadParts(_ upload: S3MultipartUpload, path: String, size: Int64) async throws(S3Error) -> [String] {
+    /// Begins an upload; type and cache policy are the object's.
+    func createUpload(key: String, contentType: String, cacheControl: String?) async throws(S3Error) -> S3MultipartUpload {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", contentType)
+        if let cacheControl { headers.set("Cache-Control", cacheControl) }
+        let created = try await send("create multipart upload", .post, key: key, query: [("uploads", "")], headers: headers)
+        guard (200..<300).contains(created.status) else { throw failure("create multipart upload", key, created) }
+        guard let uploadID = (try? S3XML.parse(created.body))?.value("UploadId"), !uploadID.isEmpty else {
+            throw .invalidResponse(bucket: bucket, key: key, operation: "create multipart upload", reason: "no UploadId in \(created.text.prefix(200))")
+        }
+        return S3MultipartUpload(key: key, uploadID: uploadID)
+    }
+
+    func uploadParts(_ upload: S3MultipartUpload, path: String, size: Int64) async throws(S3Error) -> [String] {
         let partSize = multipart.partSize(forFileOf: size)
         let count = Int((size + partSize - 1) / partSize)
         let inFlight = multipart.partsInFlight
@@ -82,7 +87,11 @@ extension S3Client {
         return etag
     }
 
-    private func complete(_ upload: S3MultipartUpload, etags: [String], ifNoneMatch: Bool) async throws(S3Error) -> S3PutResult {
+    /// Completes an upload. With `ifNoneMatch` a HEAD first looks for an object another writer published
+    /// while the parts went up, and the completion carries `If-None-Match: *` (AWS honours it; Ceph RGW
+    /// 16.2 ignores it on a completion, so there only the HEAD guards, leaving the moment between the two).
+    func complete(_ upload: S3MultipartUpload, etags: [String], ifNoneMatch: Bool) async throws(S3Error) -> S3PutResult {
+        if ifNoneMatch, try await head(key: upload.key) != nil { return .alreadyExisted }
         var xml = "<CompleteMultipartUpload>"
         for (index, etag) in etags.enumerated() {
             xml += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(Self.escape(etag))</ETag></Part>"
@@ -113,5 +122,34 @@ extension S3Client {
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// When ``S3Client/putFile(key:path:contentType:cacheControl:ifNoneMatch:)`` splits an upload, and how.
+/// S3 takes parts of at least 5 MiB (but the last) and at most 10,000 parts; the part size grows
+/// past `partSize` when a file would need more.
+public struct S3MultipartPolicy: Sendable, Equatable {
+    /// Files of this many bytes or more go up in parts (default 16 MiB).
+    public var threshold: Int64
+    /// The size of each part but the last (default 8 MiB, at least 5 MiB).
+    public var partSize: Int64
+    /// Parts uploaded at once for one file (default 4).
+    public var partsInFlight: Int
+
+    /// S3's smallest part but the last.
+    public static let minimumPartSize: Int64 = 5 << 20
+    /// S3's most parts in one upload.
+    public static let maximumParts: Int64 = 10_000
+
+    /// A policy; `partSize` is raised to 5 MiB, `partsInFlight` to 1.
+    public init(threshold: Int64 = 16 << 20, partSize: Int64 = 8 << 20, partsInFlight: Int = 4) {
+        self.threshold = max(1, threshold)
+        self.partSize = max(Self.minimumPartSize, partSize)
+        self.partsInFlight = max(1, partsInFlight)
+    }
+
+    /// The part size for a file of `size` bytes: `partSize`, or more when that would make too many parts.
+    func partSize(forFileOf size: Int64) -> Int64 {
+        max(partSize, (size + Self.maximumParts - 1) / Self.maximumParts)
     }
 }

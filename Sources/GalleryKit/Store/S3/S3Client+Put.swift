@@ -37,7 +37,8 @@ extension S3Client {
 
     /// Publishes the file at `path` under `key`: one PUT below ``S3MultipartPolicy/threshold``, a
     /// multipart upload at or above it (parts in flight at once, completed only once every part is
-    /// stored, aborted on any failure so no partial object or pending upload is left).
+    /// stored, aborted on any failure so no partial object or pending upload is left). With `ifNoneMatch`
+    /// an existing object is looked for before the first part and again before the completion.
     public func putFile(key: String, path: String, contentType: String, cacheControl: String? = nil,
                         ifNoneMatch: Bool = false) async throws(S3Error) -> S3PutResult {
         let size = try Self.fileSize(path)

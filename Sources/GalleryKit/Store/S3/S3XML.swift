@@ -66,9 +66,10 @@ struct S3XML: Sendable, Equatable {
                 let selfClosing = bytes[i - 1] == UInt8(ascii: "/")
                 i += 1
                 if closing {
-                    guard let open = stack.popLast(), open.name == name else {
+                    guard let open = stack.last, open.name == name else {
                         throw ParseError(reason: "</\(qualified)> closes \(stack.last.map { "<\($0.name)>" } ?? "nothing")")
                     }
+                    stack.removeLast()
                     if stack.isEmpty { return open }
                     stack[stack.count - 1].children.append(open)
                 } else if selfClosing {

@@ -69,3 +69,4 @@ import Testing
         #expect(proxy.seen.count == 5)
     }
 }
+

@@ -71,3 +71,39 @@ import Testing
         #expect(try await client.listMultipartUploads().isEmpty)
     }
 }
+
+/// The If-None-Match of a completion, and an upload whose task is cancelled.
+@Suite struct S3MultipartRaceTests {
+    /// Another writer publishes the key while the parts go up: the completion is refused (412), the
+    /// upload dropped, and the other writer's object stays.
+    @Test func aCompletionAfterAnotherWriterPublishedKeepsTheirObject() async throws {
+        let client = try S3TestKit.client(multipart: S3MultipartTests.policy)
+        let (dir, path, _) = try S3MultipartTests.file(6 << 20)
+        defer { withExtendedLifetime(dir) {} }
+        let upload = try await client.createUpload(key: "race.tif", contentType: "image/tiff", cacheControl: nil)
+        let etags = try await client.uploadParts(upload, path: path, size: 6 << 20)
+        #expect(try await client.put(key: "race.tif", body: [9, 9], contentType: "image/tiff") == .created)
+        #expect(try await client.complete(upload, etags: etags, ifNoneMatch: true) == .alreadyExisted)
+        #expect(try await client.get(key: "race.tif") == Data([9, 9]))
+        try await client.abort(upload)
+        #expect(try await client.listMultipartUploads().isEmpty)
+    }
+
+    /// Cancelled once its first part has gone out: the upload is aborted all the same.
+    @Test func aCancelledUploadIsAborted() async throws {
+        let proxy = try S3TestKit.proxy()
+        let client = try S3TestKit.client(proxy: proxy, multipart: S3MultipartPolicy(threshold: 5 << 20, partSize: 5 << 20, partsInFlight: 1))
+        let (dir, path, _) = try S3MultipartTests.file(40 << 20)
+        defer { withExtendedLifetime(dir) {} }
+        let task = Task { try await client.putFile(key: "cancelled.tif", path: path, contentType: "image/tiff") }
+        for _ in 0..<600 where !proxy.seen.contains(where: { $0.target.contains("partNumber=1&") }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        task.cancel()
+        let result = await task.result
+        #expect(throws: S3Error.self) { try result.get() }
+        #expect(proxy.seen.contains { $0.method == "DELETE" && $0.target.contains("uploadId=") }, "\(proxy.seen.map(\.target))")
+        #expect(try await client.listMultipartUploads().isEmpty)
+        #expect(try await client.head(key: "cancelled.tif") == nil)
+    }
+}
