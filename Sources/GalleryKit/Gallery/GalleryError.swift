@@ -8,6 +8,9 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
     case system(call: String, path: String, errno: Int32)
     /// A value could not be encoded to JSON for `path`.
     case encoding(path: String, reason: String)
+    /// The gallery's store (`s3://bucket/prefix`) could not take or give a file: `reason` names the
+    /// key and what the store answered.
+    case store(location: String, reason: String)
 
     /// One line: the call or path, then what went wrong.
     public var description: String {
@@ -16,6 +19,8 @@ public enum GalleryError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(call)(\(path)) failed: \(String(cString: strerror(code))) (errno \(code))"
         case let .encoding(path, reason):
             "cannot encode JSON for \(path): \(reason)"
+        case let .store(location, reason):
+            "\(location): \(reason)"
         }
     }
 }

@@ -19,6 +19,8 @@ public struct GalleryWriter: Sendable {
     /// Where the pages are rendered, a batch at a time: every core by default; a run passes its
     /// worker pool, so `--workers` bounds this work too.
     public var parallel: any ParallelRunner = DispatchParallel()
+    /// Where each finished file goes: the folder itself by default (``LocalFolderStore``).
+    public var store: (any GalleryStore)? = nil
 
     /// A writer for the gallery in `folder`, titled `title`; `source` names where the photos came from.
     public init(folder: String, title: String = "Gallery", source: String) {
@@ -35,7 +37,7 @@ public struct GalleryWriter: Sendable {
     ///   - generated: the time stamped into the manifest.
     public func write(_ state: GalleryState, comments: [Int: [Comment]] = [:], generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
-                                       options: pageOptions, parallel: parallel)
+                                       options: pageOptions, parallel: parallel, store: store)
         output.findDuplicates { visit in state.orderedEntries.forEach(visit) }
         for entry in state.orderedEntries {
             try output.add(entry, comments: comments[entry.metadata.id] ?? [])
@@ -53,7 +55,7 @@ public struct GalleryWriter: Sendable {
     public func write(_ journal: Journal, comments: (Int) -> [Comment] = { _ in [] },
                       generated: Date = Date()) throws(GalleryError) {
         let output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
-                                       options: pageOptions, parallel: parallel)
+                                       options: pageOptions, parallel: parallel, store: store)
         try output.findDuplicates { (visit) throws(GalleryError) in try journal.forEachEntry(parallel: parallel) { visit($0) } }
         try journal.forEachEntry(parallel: parallel) { entry throws(GalleryError) in
             try output.add(entry, comments: comments(entry.metadata.id))

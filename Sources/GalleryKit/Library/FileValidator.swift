@@ -5,7 +5,7 @@ enum FileValidator {
     /// The validator of the regular file at `path`, or nil when there is none.
     static func of(_ path: String) -> ImageCacheKey.Validator? {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard POSIX.statRegularFile(path, &info) else { return nil }
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         return .file(modified: modified, size: Int64(info.st_size))
     }

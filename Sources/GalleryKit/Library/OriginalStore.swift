@@ -22,7 +22,7 @@ struct OriginalStore: Sendable {
     /// The stored original of `url`, or nil when there is none.
     func read(_ url: String) throws(ImagePipelineError) -> Entry? {
         let file = path(for: url)
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        guard POSIX.exists(file) else { return nil }
         let bytes: [UInt8]
         do { bytes = try ImageDecoder.readFile(atPath: file) } catch {
             throw ImagePipelineError(source: .url(url), stage: .store, reason: .decode(error))

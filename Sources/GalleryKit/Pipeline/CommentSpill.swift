@@ -24,7 +24,7 @@ final class CommentSpill: Sendable {
 
     deinit {
         storage.withLock { _ = Glibc.close($0.fd) }
-        unlink(path)
+        POSIX.remove(path)
     }
 
     /// Records the comments of photo `id` (a later call for the same photo wins). Comments are extras:

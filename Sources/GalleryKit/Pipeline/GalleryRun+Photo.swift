@@ -18,8 +18,8 @@ extension GalleryRun {
         // A photo new to the journal has nothing recorded but its `seen`: its entry is not read back.
         let entry = queued.isNew ? nil : journal.entry(of: photo.id)
         // A journaled original whose file vanished or changed size is not trusted.
-        let recorded = entry?.originalOnDisk(in: job.folder)
-        let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: job.folder)
+        let recorded = entry?.original.flatMap { store.size(of: $0.path) == Int64($0.bytes) ? $0 : nil }
+        let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: store)
 
         var downloaded: Int64 = 0
         // A small original arrives whole in memory and is handed to the worker unwritten: the thread
@@ -30,9 +30,9 @@ extension GalleryRun {
             guard !isStopping, !Task.isCancelled else { return }
             let destination = job.folder + "/" + originalPath
             // Originals are only ever published by a rename after verification: one that exists is complete.
-            if Self.fileSize(destination) == nil {
+            if store.size(of: originalPath) == nil {
                 // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
-                mkdir((destination as NSString).deletingLastPathComponent, 0o755)
+                POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
                 // A shard downloads into its own staging folder (its partial files are its own, even when
                 // another shard fetches the same photo) and publishes the complete file by rename.
                 let staging = job.shard.map { ShardLayout(folder: job.folder, shard: $0) }
@@ -67,7 +67,7 @@ extension GalleryRun {
             guard let existing = thumbnails[size] else { return true }
             if let wanted = job.thumbnailFormat.fixedExtension,
                (existing.path as NSString).pathExtension.lowercased() != wanted { return true }
-            return Self.fileSize(job.folder + "/" + existing.path) == nil || !hasExtraFormats(existing)
+            return store.size(of: existing.path) == nil || !hasExtraFormats(existing)
         }
         // The display rendition: wanted unless a thumbnail size is the same, or the recorded original is
         // no larger (the page shows the original then); remade like a thumbnail when missing.
@@ -77,7 +77,7 @@ extension GalleryRun {
            max(width, height) <= displaySize { displayMissing = false }
         if displayMissing, let existing = thumbnails[displaySize],
            job.thumbnailFormat.fixedExtension.map({ (existing.path as NSString).pathExtension.lowercased() == $0 }) ?? true,
-           Self.fileSize(job.folder + "/" + existing.path) != nil, hasExtraFormats(existing) { displayMissing = false }
+           store.size(of: existing.path) != nil, hasExtraFormats(existing) { displayMissing = false }
         var made = 0
         // Stopping: no new decode work. A finished original stays on disk unjournaled (one still in
         // memory is written now); the next run finds it complete and only makes its thumbnails.
@@ -86,6 +86,15 @@ extension GalleryRun {
         // An original journaled by an older version has no hashes: they are computed once, here.
         let unhashed = recorded != nil && recorded?.phash == nil
         if recorded == nil || !missing.isEmpty || unhashed || displayMissing {
+            // A store that keeps no local copy of its originals fetches this one back for the work.
+            if recorded != nil {
+                do {
+                    guard try await store.materialize(originalPath) else {
+                        return fail(photo, url: url, .gallery(.system(call: "open", path: store.location + "/" + originalPath, errno: ENOENT)),
+                                    journal: journal)
+                    }
+                } catch { return fail(photo, url: url, .gallery(error), journal: journal) }
+            }
             let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
                                      sizes: missing, knownSHA256: recorded?.sha256,
                                      thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
@@ -94,7 +103,8 @@ extension GalleryRun {
                                      cache: cache, keepLocation: job.pageOptions.showLocation,
                                      fingerprintSize: job.thumbnailSizes.max(),
                                      displaySize: displayMissing ? displaySize : nil,
-                                     extraFormats: job.extraThumbnailFormats, body: body)
+                                     extraFormats: job.extraThumbnailFormats, body: body, store: store,
+                                     publishesOriginal: recorded == nil)
             let id = photo.id, journalOriginal = recorded == nil || unhashed
             do {
                 // The worker journals what it made too (the display rendition among the thumbnails), in one write.
@@ -125,7 +135,7 @@ extension GalleryRun {
     /// Whether every extra encoding (``GalleryJob/extraThumbnailFormats``) of a recorded thumbnail is on disk.
     private func hasExtraFormats(_ thumbnail: ThumbnailFile) -> Bool {
         job.extraThumbnailFormats.allSatisfy { format in
-            Self.fileSize(job.folder + "/" + PictureSources.path(thumbnail.path, as: format.resolved(hasAlpha: false))) != nil
+            store.size(of: PictureSources.path(thumbnail.path, as: format.resolved(hasAlpha: false))) != nil
         }
     }
 
@@ -146,13 +156,13 @@ extension GalleryRun {
 
     /// Where a photo the journal has no original for goes: its fanned-out path, unless a gallery made
     /// before the fan-out already holds it at `photos/ID-slug.EXT` (then it is used there, not fetched again).
-    static func originalPath(of selected: SelectedPhoto, in folder: String) -> String {
+    static func originalPath(of selected: SelectedPhoto, in store: any GalleryStore) -> String {
         let (id, name, ext) = (selected.photo.id, selected.photo.name, fileExtension(of: selected.imageURL))
         let path = GalleryNaming.originalPath(id: id, name: name, extension: ext)
-        guard fileSize(folder + "/" + path) == nil else { return path }
+        guard store.size(of: path) == nil else { return path }
         // The two paths share their file name: "photos/BBB/NAME" and "photos/NAME".
         let legacy = "photos/" + (path as NSString).lastPathComponent
-        return fileSize(folder + "/" + legacy) != nil ? legacy : path
+        return store.size(of: legacy) != nil ? legacy : path
     }
 
     /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);
@@ -164,8 +174,6 @@ extension GalleryRun {
 
     /// The size of a regular file, or nil when there is none.
     static func fileSize(_ path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(info.st_size)
+        POSIX.fileSize(path)
     }
 }

@@ -31,6 +31,8 @@ public final class GalleryRun: Sendable {
     let client: SourceClient
     /// Where the photos come from: the job's whole listing (a shard reads it through ``ShardedSource``).
     let listing: any PhotoSource
+    /// Where the finished gallery's files go (``GalleryJob/folder`` is where they are made).
+    public let store: any GalleryStore
 
     /// A run of `job`, not started yet (see ``run()``).
     ///
@@ -40,9 +42,11 @@ public final class GalleryRun: Sendable {
     ///   - observers: receivers of the run's ``GalleryEvent``s, such as a progress display.
     ///   - cache: decoded thumbnails, keyed by content hash and size. The default is a small cache
     ///     of this run's own, so memory does not grow with the number of photos.
+    ///   - store: where each finished file goes; the default, a ``LocalFolderStore``, is the folder itself.
     public init(job: GalleryJob, engine: TransferEngine, cache: ImageCache = ImageCache(costLimit: 32 << 20),
-                observers: [any GalleryObserver] = []) {
+                observers: [any GalleryObserver] = [], store: (any GalleryStore)? = nil) {
         self.job = job
+        self.store = store ?? LocalFolderStore(folder: job.folder)
         self.engine = engine
         self.cache = cache
         self.observers = observers
@@ -96,7 +100,7 @@ public final class GalleryRun: Sendable {
                 comments.withLock { $0 = spill }
             }
             // Running again: the shard is not done until this run writes its part.
-            if let layout { unlink(job.folder + "/" + layout.summaryPath) }
+            if let layout { store.remove(layout.summaryPath) }
         } catch { throw .gallery(error) }
         let (photos, feed) = AsyncStream<QueuedPhoto>.makeStream()
         // An unstructured task, kept where requestStop() can cancel it: cancelling it cancels the
@@ -115,10 +119,20 @@ public final class GalleryRun: Sendable {
             }
         }
         work.withLock { $0 = running }
+        // A store away from this machine gets the journal every so often, so a run elsewhere resumes from it.
+        let journalPath = layout?.journalPath ?? GalleryNaming.journalPath
+        let checkpoints = store.checkpointInterval.map { interval in
+            Task { [store] in
+                while (try? await Task.sleep(for: interval)) != nil {
+                    try? await store.checkpoint(journal: journalPath)
+                }
+            }
+        }
         // A stop that came before the task was recorded found nothing to cancel.
         if isStopping { running.cancel() }
         await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
         work.withLock { $0 = nil }
+        checkpoints?.cancel()
         let result = summary.withLock { s in
             s.interrupted = isStopping
             return s
@@ -133,12 +147,26 @@ public final class GalleryRun: Sendable {
                     try ShardPartWriter(layout: layout, source: job.sourceDescription, parallel: pool)
                         .write(journal, comments: { spill?.comments(of: $0) }, run: result, started: started)
                 }
+                // Every photo file first, then the journal, the part, and its summary: the summary marks the part complete.
+                try await store.flush()
+                try await store.checkpoint(journal: journalPath)
+                if !result.interrupted {
+                    store.publish(layout.photosPath)
+                    try await store.flush()
+                    store.publish(layout.summaryPath)
+                    try await store.flush()
+                }
             } else {
                 var writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
                 writer.pageOptions = job.pageOptions
                 writer.pageOptions.sourceFormats = job.extraThumbnailFormats.map { $0.resolved(hasAlpha: false) }
                 writer.parallel = pool
+                writer.store = store
+                // The photo files before the pages that link to them (a store publishes in any order).
+                try await store.flush()
                 try writer.write(journal, comments: { spill?.comments(of: $0) ?? [] })
+                try await store.flush()
+                try await store.checkpoint(journal: journalPath)
             }
         } catch { throw .gallery(error) }
         return result

@@ -37,6 +37,11 @@ struct ThumbnailWork: Sendable {
     /// The original just downloaded, whole in memory and not yet written: this work publishes it
     /// (under the name its bytes call for) and reads it from memory. Nil: the original is on disk.
     var body: UnpublishedDownload?
+    /// Where each file made goes once written (``GalleryStore/publish(_:)``): the original when it is
+    /// new (``publishesOriginal``), then every thumbnail and display picture.
+    var store: any GalleryStore
+    /// Whether the original is new to the gallery (downloaded by this run), so the store gets it too.
+    var publishesOriginal = true
 
     func run() throws(PipelineError) -> Output {
         if let body {
@@ -46,11 +51,17 @@ struct ThumbnailWork: Sendable {
                 do throws(TransferError) { try body.publish(to: folder + "/" + path) } catch { return .failure(.transfer(error)) }
                 do throws(PipelineError) { return .success(try run(bytes, path: path)) } catch { return .failure(error) }
             }
-            return try result.get()
+            return try finish(result.get())
         }
         let file: MappedFile
         do { file = try MappedFile(path: folder + "/" + originalPath) } catch { throw .imaging(.decode(error)) }
-        return try file.withUnsafeBytes { (bytes) throws(PipelineError) in try run(bytes, path: try fixExtension(bytes)) }
+        return try finish(file.withUnsafeBytes { (bytes) throws(PipelineError) in try run(bytes, path: try fixExtension(bytes)) })
+    }
+
+    /// Hands the original (when new) to the store, after its thumbnails: the store may drop its local copy.
+    private func finish(_ output: Output) -> Output {
+        if publishesOriginal { store.publish(output.original.path) }
+        return output
     }
 
     /// The work on the original's bytes (in memory, or mapped, not copied: see ``MappedFile``), at `path`.
@@ -75,6 +86,7 @@ struct ThumbnailWork: Sendable {
             do { encoded = try thumbnailer.encode(bitmap!, name: path) } catch { throw .imaging(error) }
             let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
             do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+            store.publish(relative)
             try writeExtraFormats(bitmap!, size: size, path: path)
             made.append(ThumbnailFile(size: size, path: relative, width: bitmap!.width, height: bitmap!.height))
         }
@@ -88,6 +100,7 @@ struct ThumbnailWork: Sendable {
                 do { encoded = try thumbnailer.encode(bitmap, name: path) } catch { throw .imaging(error) }
                 let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: displaySize, extension: encoded.fileExtension)
                 do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+                store.publish(relative)
                 try writeExtraFormats(bitmap, size: displaySize, path: path)
                 display = ThumbnailFile(size: displaySize, path: relative, width: bitmap.width, height: bitmap.height)
             }
@@ -135,6 +148,7 @@ struct ThumbnailWork: Sendable {
             do { encoded = try other.encode(bitmap, name: path) } catch { throw .imaging(error) }
             let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
             do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
+            store.publish(relative)
         }
     }
 
@@ -143,8 +157,8 @@ struct ThumbnailWork: Sendable {
     private func fixExtension(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> String {
         let renamed = fixedPath(bytes)
         guard renamed != originalPath else { return originalPath }
-        guard rename(folder + "/" + originalPath, folder + "/" + renamed) == 0 else {
-            throw .gallery(.system(call: "rename", path: folder + "/" + renamed, errno: errno))
+        do throws(GalleryError) { try POSIX.rename(folder + "/" + originalPath, folder + "/" + renamed) } catch {
+            throw .gallery(error)
         }
         return renamed
     }

@@ -41,6 +41,11 @@ public struct GalleryMerge: Sendable {
     public var title = "Gallery"
     /// Index page size and what the photo pages show (as the single run's ``GalleryWriter/pageOptions``).
     public var pageOptions = GalleryPageOptions()
+    /// Where the index, pages and manifest go once written: the folder itself by default.
+    public var store: (any GalleryStore)? = nil
+    /// Shards (`K-of-N`) known to have begun although the folder holds no journal of theirs (their
+    /// journals are in the store, not fetched for a merge).
+    public var startedShards: Set<String> = []
 
     /// A merge of the shards in `folder`.
     public init(folder: String, shards: Int? = nil) {
@@ -57,7 +62,7 @@ public struct GalleryMerge: Sendable {
             let layout = ShardLayout(folder: folder, shard: try ShardSpec(index: index, count: count))
             let summaryPath = folder + "/" + layout.summaryPath
             guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: summaryPath)) else {
-                if layout.hasStarted { report.unfinished.append(index) } else { report.missing.append(index) }
+                if layout.hasStarted || startedShards.contains(layout.shard.fileStem) { report.unfinished.append(index) } else { report.missing.append(index) }
                 continue
             }
             let summary: ShardSummary
@@ -81,7 +86,7 @@ public struct GalleryMerge: Sendable {
         let source = readers.first?.summary.source ?? ""
         let output: GalleryOutput
         do { output = try GalleryOutput(folder: folder, title: title, source: source, generated: generated,
-                                            options: pageOptions) } catch {
+                                            options: pageOptions, store: store) } catch {
             throw .gallery(error)
         }
         // Copies of one photo are grouped before writing: up to four more passes over the parts, in the
@@ -128,8 +133,8 @@ public struct GalleryMerge: Sendable {
             return shards
         }
         var counts: Set<Int> = []
-        let parts = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + ShardLayout.partsFolder)) ?? []
-        let started = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/.fetch-gallery/shards")) ?? []
+        let parts = POSIX.names(in: folder + "/" + ShardLayout.partsFolder) ?? []
+        let started = (POSIX.names(in: folder + "/.fetch-gallery/shards") ?? []) + startedShards
         for name in parts + started {
             let stem = name.split(separator: ".").first.map(String.init) ?? name
             let pieces = stem.split(separator: "-")

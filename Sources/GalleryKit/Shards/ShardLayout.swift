@@ -42,5 +42,5 @@ public struct ShardLayout: Sendable, Hashable {
     /// The part's summary, relative to the gallery root.
     public var summaryPath: String { Self.partsFolder + "/" + shard.fileStem + Self.summarySuffix }
     /// Whether the shard has begun in this folder (its journal exists).
-    public var hasStarted: Bool { access(folder + "/" + journalPath, F_OK) == 0 }
+    public var hasStarted: Bool { POSIX.exists(folder + "/" + journalPath) }
 }

@@ -41,7 +41,7 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "Listing pages to read (50 photos each); stops early at the API's last page.")
     var pages = 5
 
-    @Option(name: .shortAndLong, help: "The gallery folder (created if missing; re-runs are incremental).")
+    @Option(name: .shortAndLong, help: "The gallery folder (created if missing; re-runs are incremental), or s3://BUCKET/PREFIX.")
     var out = "gallery"
 
     @Option(help: "Longest edge of the thumbnails, in pixels.")
@@ -77,6 +77,8 @@ struct GalleryCommand: AsyncParsableCommand {
     @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var transfer: TransferOptions
+
+    @OptionGroup var storage: StoreOptions
 
     @Flag(name: .customLong("allow-private-addresses"),
           help: ArgumentHelp("""
@@ -127,6 +129,9 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--shard works with a 500px-style --api and with --urls; --source \(sources.source!) lists by its own cursor: read it once with 'fetch-gallery plan --source \(sources.source!) ... --out OUT', then run the shards with 'fetch-gallery run --out OUT --from-plan --shard K/N'")
         }
         if sources.source == "500px", api == nil { throw ValidationError("--source 500px needs --api URL") }
+        if fromPlan, StoreOptions.isStore(out) {
+            throw ValidationError("--from-plan reads the plan from a folder: give --out a folder (plans in a store are not supported yet)")
+        }
     }
 
     func run() async throws {
@@ -182,8 +187,16 @@ struct GalleryCommand: AsyncParsableCommand {
             PhotoServices.configure(&configuration, for: service, userAgent: job.userAgent)
         }
         let engine = TransferEngine(configuration: configuration)
+        // --out s3://: the gallery is made in a work folder and each finished file goes to the bucket,
+        // which is checked before any photo is downloaded.
+        let store = try storage.store(out: out, command: "fetch-gallery", caCertificates: transfer.certificates.caCertificates)
+        if let store {
+            job.folder = store.folder
+            try await StoreOptions.prepare(store, journal: shard.map { ShardLayout(folder: store.folder, shard: $0).journalPath }
+                                               ?? GalleryNaming.journalPath, command: "fetch-gallery")
+        }
         let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
-        let gallery = GalleryRun(job: job, engine: engine, observers: [report])
+        let gallery = GalleryRun(job: job, engine: engine, observers: [report], store: store)
         let interrupts = Interrupts { _ in
             if !quiet { StandardError.line("\nStopping: writing the gallery for what is done (Ctrl-C again quits at once).") }
             gallery.requestStop()
@@ -202,6 +215,14 @@ struct GalleryCommand: AsyncParsableCommand {
         ticker.cancel()
         report.finish(quiet: quiet)
         engine.shutdown()
+        if let store {
+            store.client.engine.shutdown()
+            let uploaded = store.uploaded
+            if !quiet {
+                StandardError.line("Store: \(store.location) (\(uploaded.objects) objects stored, \(uploaded.bytes) bytes uploaded; "
+                    + "work folder \(store.folder))")
+            }
+        }
         if let demo { await demo.stop() }
         withExtendedLifetime(interrupts) {}
 
@@ -209,7 +230,7 @@ struct GalleryCommand: AsyncParsableCommand {
             StandardError.line("Shard \(shard) of \(out): \(summary.photosOK) photos, \(summary.photosFailed) failed, "
                 + "\(summary.bytesDownloaded) bytes downloaded; 'fetch-gallery merge \(out)' writes the gallery once every shard is done")
         } else if !quiet {
-            StandardError.line("Gallery: \(out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, "
+            StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, "
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }
         if summary.interrupted { throw ExitCode(130) }

@@ -2,7 +2,7 @@ import ArgumentParser
 import GalleryKit
 
 /// `fetch-gallery merge OUT`: the gallery's index, pages and manifest from every shard's part.
-struct MergeCommand: ParsableCommand {
+struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Write a sharded gallery's index, photo pages and gallery.json from its shards' parts.",
@@ -17,7 +17,7 @@ struct MergeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The gallery folder the shards wrote into.")
+    @Argument(help: "The gallery folder the shards wrote into, or their s3://BUCKET/PREFIX.")
     var out: String
 
     @Option(name: .customLong("shards"), help: "The job's shard count, to name shards that left no trace (default: read from the parts).")
@@ -32,11 +32,27 @@ struct MergeCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print errors only.")
     var quiet = false
 
+    @OptionGroup var storage: StoreOptions
+
     func validate() throws { try format.validate() }
 
-    func run() throws {
+    func run() async throws {
         let report: MergeReport
         var merge = GalleryMerge(folder: out, shards: count)
+        // s3://: the parts are fetched into the work folder (the keys under shards/ only), and the
+        // index, pages and manifest written there go to the bucket.
+        let store = try storage.store(out: out, command: "fetch-gallery merge", caCertificates: nil)
+        if let store {
+            do throws(S3Error) {
+                try await store.client.checkBucket()
+                merge.startedShards = try await store.fetchParts()
+            } catch {
+                StandardError.line("fetch-gallery merge: \(error)")
+                throw ExitCode(3)
+            }
+            merge.folder = store.folder
+            merge.store = store
+        }
         merge.pageOptions = pageOptions.options
         merge.pageOptions.sourceFormats = format.extras.map { $0.resolved(hasAlpha: false) }
         switch Self.merge(merge) {
@@ -48,6 +64,13 @@ struct MergeCommand: ParsableCommand {
                 StandardError.line("fetch-gallery merge: \(error)")
                 throw ExitCode(1)
             }
+        }
+        if let store {
+            do throws(GalleryError) { try await store.flush() } catch {
+                StandardError.line("fetch-gallery merge: \(error)")
+                throw ExitCode(1)
+            }
+            store.client.engine.shutdown()
         }
         func names(_ shards: [Int]) -> String {
             shards.map { "\($0)/\(report.shards)" }.joined(separator: ", ")
@@ -62,7 +85,7 @@ struct MergeCommand: ParsableCommand {
             StandardError.line("fetch-gallery merge: shard \(shard)/\(report.shards) could not read its source: \(reason)")
         }
         if !quiet {
-            StandardError.line("Gallery: \(out)/index.html (\(report.photosOK) photos, \(report.photosFailed) failed, "
+            StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(report.photosOK) photos, \(report.photosFailed) failed, "
                 + "from \(report.shards - report.missing.count - report.unfinished.count) of \(report.shards) shards, "
                 + "\(report.duplicates) duplicates left out)")
         }

@@ -53,6 +53,9 @@ struct PlanCommand: AsyncParsableCommand {
             throw ValidationError("give --source NAME, --api URL or --urls FILE")
         }
         if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
+        if StoreOptions.isStore(out) {
+            throw ValidationError("plan writes OUT/plan.jsonl into a folder; plans in object storage (s3://) are not supported yet")
+        }
         if let source = sources.source, PhotoServices.entry(named: source)?.plannable == false {
             // Unsplash asks that every download be reported with the key; a plan's workers read no source.
             throw ValidationError("--source unsplash cannot be planned: Unsplash asks each download to be reported "

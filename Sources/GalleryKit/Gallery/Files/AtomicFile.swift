@@ -62,8 +62,7 @@ public enum AtomicFile {
     /// cost more than reading it back). Returns whether it wrote.
     @discardableResult
     public static func writeIfChanged(_ bytes: [UInt8], to path: String) throws(GalleryError) -> Bool {
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count,
+        if POSIX.fileSize(path) == Int64(bytes.count),
            let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(bytes) {
             return false
         }

@@ -85,9 +85,47 @@ enum POSIX {
         }
     }
 
+    /// The size of the regular file at `path`, or nil when there is none (or it is not a regular file).
+    static func fileSize(_ path: String) -> Int64? {
+        var info = Glibc.stat()
+        guard statRegularFile(path, &info) else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Fills `info` for the regular file at `path`; false when there is none.
+    static func statRegularFile(_ path: String, _ info: inout Glibc.stat) -> Bool {
+        stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether anything exists at `path`.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Deletes the file at `path`; returns whether there was one to delete. Best effort: the callers
+    /// clean up temporary or stale files, whose absence is what they want.
+    @discardableResult
+    static func remove(_ path: String) -> Bool { unlink(path) == 0 }
+
+    /// Creates the folder `path` (its parent must exist); an existing one is fine, other failures are left
+    /// to the write into it, which names the path.
+    static func makeDirectory(_ path: String) { _ = mkdir(path, 0o755) }
+
+    /// The names in the folder `path` (nil when it cannot be read).
+    static func names(in path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Size of the file at `fd`.
     static func size(_ fd: Int32, path: String) throws(GalleryError) -> Int {
-        var info = stat()
+        var info = Glibc.stat()
         if fstat(fd, &info) != 0 { throw .system(call: "fstat", path: path, errno: errno) }
         return Int(info.st_size)
     }

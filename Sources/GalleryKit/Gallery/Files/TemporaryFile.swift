@@ -69,7 +69,7 @@ struct TemporaryFile {
         guard let name else { return }
         if Glibc.rename(name, path) != 0 {
             let code = errno
-            unlink(name)
+            POSIX.remove(name)
             throw .system(call: "rename", path: path, errno: code)
         }
     }
@@ -77,7 +77,7 @@ struct TemporaryFile {
     /// Closes the file and removes its temporary name, if it has one. An anonymous file simply vanishes.
     func discard() {
         _ = Glibc.close(fd)
-        if let name { unlink(name) }
+        if let name { POSIX.remove(name) }
     }
 
     /// A new visible temporary in `directory`, `O_EXCL` so a leftover of the same name is never reused.

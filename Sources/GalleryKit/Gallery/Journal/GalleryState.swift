@@ -24,11 +24,7 @@ public struct GalleryState: Sendable, Hashable {
         /// (see ``GalleryState/originalOnDisk(of:in:)``).
         public func originalOnDisk(in folder: String) -> OriginalFile? {
             guard let original else { return nil }
-            var info = stat()
-            guard stat(folder + "/" + original.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                  Int(info.st_size) == original.bytes
-            else { return nil }
-            return original
+            return POSIX.fileSize(folder + "/" + original.path) == Int64(original.bytes) ? original : nil
         }
     }
 

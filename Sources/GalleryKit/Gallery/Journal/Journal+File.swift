@@ -47,9 +47,9 @@ extension Journal {
     }
 
     static func removeStaleTemporaries(in directory: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = POSIX.names(in: directory) ?? []
         for name in names where name.hasPrefix(AtomicFile.temporaryPrefix) && name.hasSuffix(".tmp") {
-            unlink(directory + "/" + name)
+            POSIX.remove(directory + "/" + name)
         }
     }
 

@@ -16,6 +16,8 @@ final class GalleryOutput {
     static let photosPerIndexPage = GalleryPageOptions().photosPerIndexPage
 
     let folder: String
+    /// Where each finished file goes (``GalleryStore/publish(_:)``); stale pages are removed from it.
+    let store: any GalleryStore
     let title: String
     let perPage: Int
     let options: GalleryPageOptions
@@ -69,8 +71,9 @@ final class GalleryOutput {
     /// Starts the files of the gallery at `folder`; `source` and `generated` go into the manifest.
     init(folder: String, title: String, source: String, generated: Date,
          options: GalleryPageOptions = GalleryPageOptions(),
-         parallel: any ParallelRunner = DispatchParallel()) throws(GalleryError) {
+         parallel: any ParallelRunner = DispatchParallel(), store: (any GalleryStore)? = nil) throws(GalleryError) {
         self.folder = folder
+        self.store = store ?? LocalFolderStore(folder: folder)
         self.parallel = parallel
         self.title = title
         self.source = source
@@ -134,7 +137,7 @@ final class GalleryOutput {
         let records = added, pagesToMake = pageWork
         added.removeAll(keepingCapacity: true)
         pageWork.removeAll(keepingCapacity: true)
-        let (folder, options) = (self.folder, self.options)
+        let (folder, options, store) = (self.folder, self.options, self.store)
         let rendered = parallel.map(records.count + pagesToMake.count) { i -> Rendered in
             do throws(GalleryError) {
                 if i < records.count {
@@ -161,6 +164,7 @@ final class GalleryOutput {
                                            showLocation: options.showLocation, copies: work.copies,
                                            displaySize: options.displaySize, sourceFormats: options.sourceFormats)
                 try AtomicFile.writeIfChanged(page.render(), to: folder + "/" + path)
+                store.publish(path)
                 return .page(path: path)
             } catch {
                 return .failure(error)
@@ -187,13 +191,15 @@ final class GalleryOutput {
         try manifest.write(manifestEntries == 0 ? "\n\n  ],\n" : "\n  ],\n")
         try manifest.write("  \"source\" : " + (try Self.encode(source)) + "\n}")
         try manifest.commit()
+        store.publish(GalleryNaming.manifestPath)
         removeStalePages()
         try AtomicFile.writeIfChanged(ViewerScript.source, to: folder + "/" + ViewerScript.path)
+        store.publish(ViewerScript.path)
         try doneCards.commit()
         try failedCards.commit()
         defer {
-            unlink(doneCards.path)
-            unlink(failedCards.path)
+            POSIX.remove(doneCards.path)
+            POSIX.remove(failedCards.path)
         }
         let indexPages = max(1, (done + failed + perPage - 1) / perPage)
         removeStaleIndexPages(beyond: indexPages)
@@ -213,9 +219,13 @@ final class GalleryOutput {
             try file.write(pieces[1])
             for _ in 0..<max(0, failedHere) { try file.write(try cards.next()) }
             try file.write(pieces[2])
-            if page == 1 { entryPoint = file } else { try file.commit(onlyIfChanged: true) }
+            if page == 1 { entryPoint = file } else {
+                try file.commit(onlyIfChanged: true)
+                store.publish(IndexPage.path(page: page))
+            }
         }
         try entryPoint?.commit(onlyIfChanged: true)
+        store.publish(IndexPage.path(page: 1))
     }
 
     /// `value` as JSONEncoder writes it in the whole-manifest form (pretty, sorted keys).
@@ -234,15 +244,15 @@ final class GalleryOutput {
     /// (`pages/ID-slug.html`). Only names of the pages' own form are touched.
     private func removeStalePages() {
         let root = GalleryNaming.pagesFolder
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + root) else { return }
+        guard let names = POSIX.names(in: folder + "/" + root) else { return }
         for name in names {
             if GalleryWriter.isPageName(name) {
-                unlink(folder + "/" + root + "/" + name)
+                store.remove(root + "/" + name)
             } else if name.count == 3, name.allSatisfy(\.isNumber) {
                 let bucket = root + "/" + name
-                let inside = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + bucket)) ?? []
+                let inside = POSIX.names(in: folder + "/" + bucket) ?? []
                 for page in inside where GalleryWriter.isPageName(page) && !pages.contains((bucket + "/" + page).hashValue) {
-                    unlink(folder + "/" + bucket + "/" + page)
+                    store.remove(bucket + "/" + page)
                 }
             }
         }
@@ -251,6 +261,9 @@ final class GalleryOutput {
     /// Deletes `index-N.html` pages past the last one (the gallery shrank).
     private func removeStaleIndexPages(beyond last: Int) {
         var page = last + 1
-        while unlink(folder + "/" + IndexPage.path(page: page)) == 0 { page += 1 }
+        while POSIX.exists(folder + "/" + IndexPage.path(page: page)) {
+            store.remove(IndexPage.path(page: page))
+            page += 1
+        }
     }
 }

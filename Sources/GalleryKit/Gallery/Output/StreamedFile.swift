@@ -64,11 +64,11 @@ final class StreamedFile {
         fd = -1
         try POSIX.close(written, path: temporary)
         if onlyIfChanged && Self.sameContents(temporary, path) {
-            unlink(temporary)
+            POSIX.remove(temporary)
             return false
         }
         do throws(GalleryError) { try POSIX.rename(temporary, path) } catch {
-            unlink(temporary)
+            POSIX.remove(temporary)
             throw error
         }
         return true
@@ -79,7 +79,7 @@ final class StreamedFile {
         guard fd >= 0 else { return }
         _ = Glibc.close(fd)
         fd = -1
-        unlink(temporary)
+        POSIX.remove(temporary)
     }
 
     private func flush() throws(GalleryError) {

@@ -1,0 +1,292 @@
+import Foundation
+import GallerySync
+import Synchronization
+
+/// The gallery in an S3 bucket (or any S3-compatible store) under a prefix.
+///
+/// The run makes each file in a local work folder as for a folder gallery; ``publish(_:)`` queues its
+/// upload, and up to ``inFlight`` uploads run at once on the transfer engine, each object whole (one
+/// PUT, or a multipart upload for a large original). Originals and thumbnails are uploaded with
+/// `If-None-Match: *` (another shard's copy is never replaced) and, once stored, their local copies
+/// are deleted: the work folder keeps the journal, the pages and the downloads in progress, not the photos.
+///
+/// What the bucket holds is known without listing it: every upload that succeeds is appended to
+/// `published.tsv` in the work folder, uploaded with the journal (see ``checkpoint(journal:)``).
+/// The journal is uploaded only after every file it records is stored, so a run on a fresh work folder
+/// that fetches both (``prepare()``) trusts what they say.
+public final class S3GalleryStore: GalleryStore {
+    public let folder: String
+    public let client: S3Client
+    public let bucketLocation: S3Location
+    /// Uploads at once.
+    public let inFlight: Int
+    /// How often the journal goes to the store while the run goes on (nil: only at the end).
+    public let checkpointInterval: Duration?
+    public var location: String { bucketLocation.description }
+
+    /// The work folder of `location` when none is given: `$XDG_CACHE_HOME/fetch-gallery/BUCKET/HASH`
+    /// (`~/.cache` without it), HASH naming the prefix, so each gallery has its own and a re-run finds it.
+    public static func defaultWorkFolder(for location: S3Location,
+                                         environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return cache + "/fetch-gallery/" + location.bucket + "/" + String(SHA256.hex(Array(location.prefix.utf8)).prefix(16))
+    }
+
+    /// Where the list of stored files is kept in the work folder (each line: size, tab, path).
+    public static let publishedPath = ".fetch-gallery/store/published.tsv"
+
+    /// Where the list goes in the store: beside the journal at `journalPath` (each shard has its own).
+    public static func publishedKeyPath(journal journalPath: String) -> String {
+        (journalPath as NSString).deletingLastPathComponent + "/published.tsv"
+    }
+
+    private struct State {
+        /// Stored files and their sizes.
+        var published: [String: Int64] = [:]
+        var next: UInt64 = 0
+        var outstanding: Set<UInt64> = []
+        var waiters: [(through: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var failure: GalleryError?
+        /// Bytes sent in PUT bodies (uploads the store already had are not counted).
+        var bytesUploaded: Int64 = 0
+        var objectsUploaded = 0
+        /// `index.html` was handed over: uploaded by the next flush, after everything else.
+        var entryPoint = false
+    }
+    private let state = Mutex(State())
+    private enum Job: Sendable { case put(String, UInt64), delete(String, UInt64) }
+    private let jobs: AsyncStream<Job>.Continuation
+    private let uploader: Task<Void, Never>
+    private let log: Mutex<Int32>
+
+    /// A store for `location`, working in the local folder `workFolder` (created when missing).
+    public init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
+                checkpointInterval: Duration? = .seconds(180)) throws(GalleryError) {
+        self.client = client
+        self.bucketLocation = location
+        self.folder = workFolder
+        self.inFlight = max(1, inFlight)
+        self.checkpointInterval = checkpointInterval
+        try POSIX.makeDirectories(workFolder + "/.fetch-gallery/store")
+        log = Mutex(try POSIX.open(workFolder + "/" + Self.publishedPath, O_WRONLY | O_CREAT | O_APPEND))
+        let (stream, jobs) = AsyncStream<Job>.makeStream()
+        self.jobs = jobs
+        let (client, folder, limit) = (client, workFolder, self.inFlight)
+        let box = Locked<S3GalleryStore?>(nil)
+        uploader = Task {
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                for await job in stream {
+                    if running >= limit { await group.next(); running -= 1 }
+                    group.addTask { await box.withLock { $0 }?.perform(job, client: client, folder: folder) }
+                    running += 1
+                }
+            }
+        }
+        box.withLock { $0 = self }
+        _ = loadPublished()
+    }
+
+    deinit {
+        jobs.finish()
+        uploader.cancel()
+        _ = log.withLock { Glibc.close($0) }
+    }
+
+    /// Totals so far: objects and bytes uploaded.
+    public var uploaded: (objects: Int, bytes: Int64) { state.withLock { ($0.objectsUploaded, $0.bytesUploaded) } }
+
+    // MARK: GalleryStore
+
+    public func size(of path: String) -> Int64? {
+        POSIX.fileSize(folder + "/" + path) ?? state.withLock { $0.published[path] }
+    }
+
+    public func publish(_ path: String) {
+        // The entry point goes last, once everything it links to is stored (see flush()).
+        if path == GalleryNaming.indexPath {
+            state.withLock { $0.entryPoint = true }
+            return
+        }
+        enqueue { .put(path, $0) }
+    }
+
+    public func remove(_ path: String) {
+        POSIX.remove(folder + "/" + path)
+        enqueue { .delete(path, $0) }
+    }
+
+    public func flush() async throws(GalleryError) {
+        try await wait()
+        if state.withLock({ s in defer { s.entryPoint = false }; return s.entryPoint }) {
+            enqueue { .put(GalleryNaming.indexPath, $0) }
+            try await wait()
+        }
+    }
+
+    /// Waits for every upload queued before this call; throws the first failure.
+    private func wait() async throws(GalleryError) {
+        let through = state.withLock { $0.next }
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { s -> Bool in
+                if s.outstanding.allSatisfy({ $0 >= through }) { return true }
+                s.waiters.append((through, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+    }
+
+    public func materialize(_ path: String) async throws(GalleryError) -> Bool {
+        if POSIX.fileSize(folder + "/" + path) != nil { return true }
+        let data: Data?
+        do { data = try await client.get(key: bucketLocation.key(path)) } catch { throw .store(location: location, reason: error.description) }
+        guard let data else { return false }
+        try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
+        try AtomicFile.write(Array(data), to: folder + "/" + path)
+        return true
+    }
+
+    // MARK: the run's bookkeeping
+
+    /// Checks the bucket answers to the keys (before any photo is downloaded), fetches the journal
+    /// `journalPath` and the list of stored files when the work folder has no journal (a run on
+    /// another machine resumes), and queues the photo files the work folder holds that the store has
+    /// not (a run killed before they were uploaded). Throws the client's error for wrong keys or a missing bucket.
+    public func prepare(journal journalPath: String) async throws(S3Error) {
+        try await client.checkBucket()
+        if POSIX.fileSize(folder + "/" + journalPath) == nil {
+            for path in [Self.publishedPath, journalPath] {
+                let remote = path == Self.publishedPath ? Self.publishedKeyPath(journal: journalPath) : path
+                guard let data = try await client.get(key: bucketLocation.key(remote)) else { continue }
+                do {
+                    try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
+                    if path == Self.publishedPath {
+                        let fd = log.withLock { $0 }
+                        try POSIX.writeAll(fd, Array(data), path: folder + "/" + path)
+                    } else {
+                        try AtomicFile.write(Array(data), to: folder + "/" + path)
+                    }
+                } catch { throw .file(path: folder + "/" + path, reason: error.description) }
+            }
+            _ = loadPublished()
+        }
+        let known = state.withLock { $0.published }
+        for root in ["photos", "thumbs"] {
+            for path in Self.files(under: root, in: folder) where known[path] == nil { publish(path) }
+        }
+    }
+
+    /// Uploads the journal at `journalPath` once every file handed over before this call is stored,
+    /// with the list of stored files before it (a journal never names a file the store lacks).
+    public func checkpoint(journal journalPath: String) async throws(GalleryError) {
+        let snapshot = folder + "/.fetch-gallery/store/journal.snapshot"
+        // The journal as it is now: the files of every record in it were handed over before this point.
+        if let bytes = try POSIX.readAll(folder + "/" + journalPath) { try AtomicFile.write(bytes, to: snapshot) }
+        else { return }
+        try await flush()
+        let listing = folder + "/.fetch-gallery/store/published.snapshot"
+        if let bytes = try POSIX.readAll(folder + "/" + Self.publishedPath) { try AtomicFile.write(bytes, to: listing) }
+        try await upload(listing, as: Self.publishedKeyPath(journal: journalPath))
+        try await upload(snapshot, as: journalPath)
+    }
+
+    private func upload(_ local: String, as path: String) async throws(GalleryError) {
+        do {
+            _ = try await client.putFile(key: bucketLocation.key(path), path: local,
+                                         contentType: GalleryFileKind.contentType(of: path), cacheControl: "no-cache")
+        } catch { throw .store(location: location, reason: error.description) }
+    }
+
+    // MARK: uploads
+
+    private func enqueue(_ job: (UInt64) -> Job) {
+        let seq = state.withLock { s -> UInt64 in
+            defer { s.next += 1 }
+            s.outstanding.insert(s.next)
+            return s.next
+        }
+        jobs.yield(job(seq))
+    }
+
+    private func perform(_ job: Job, client: S3Client, folder: String) async {
+        var failure: GalleryError?
+        var stored: (path: String, size: Int64)?
+        var sent: Int64 = 0
+        let seq: UInt64
+        switch job {
+        case let .put(path, number):
+            seq = number
+            let kind = GalleryFileKind(path: path)
+            let local = folder + "/" + path
+            do {
+                let size = POSIX.fileSize(local) ?? -1
+                let key = bucketLocation.key(path), type = GalleryFileKind.contentType(of: path)
+                let result = kind.isImmutable
+                    ? try await putImmutable(key: key, path: local, size: size, contentType: type, cacheControl: kind.cacheControl)
+                    : try await client.putFile(key: key, path: local, contentType: type, cacheControl: kind.cacheControl)
+                if result == .created { sent = size }
+                stored = (path, size)
+                if kind.isImmutable { POSIX.remove(local) }
+            } catch {
+                failure = .store(location: location, reason: error.description)
+            }
+        case let .delete(path, number):
+            seq = number
+            do { try await client.delete(key: bucketLocation.key(path)) } catch {
+                failure = .store(location: location, reason: error.description)
+            }
+        }
+        if let stored {
+            let line = Array("\(stored.size)\t\(stored.path)\n".utf8)
+            log.withLock { fd in _ = try? POSIX.writeAll(fd, line, path: Self.publishedPath) }
+        }
+        let ready = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            if let stored {
+                s.published[stored.path] = stored.size
+                s.objectsUploaded += 1
+                s.bytesUploaded += sent
+            }
+            if let failure, s.failure == nil { s.failure = failure }
+            s.outstanding.remove(seq)
+            let lowest = s.outstanding.min() ?? .max
+            var ready: [CheckedContinuation<Void, Never>] = []
+            s.waiters.removeAll { waiter in
+                guard waiter.through <= lowest else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Reads `published.tsv` into the known files; returns how many it names.
+    private func loadPublished() -> Int {
+        guard let bytes = try? POSIX.readAll(folder + "/" + Self.publishedPath) else { return 0 }
+        var found: [String: Int64] = [:]
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            guard let tab = line.firstIndex(of: UInt8(ascii: "\t")),
+                  let size = Int64(String(decoding: line[..<tab], as: UTF8.self)) else { continue }
+            found[String(decoding: line[(tab + 1)...], as: UTF8.self)] = size
+        }
+        state.withLock { s in s.published.merge(found) { _, new in new } }
+        return found.count
+    }
+
+    /// The regular files under `root` in `folder`, relative to `folder` (temporary files left out).
+    static func files(under root: String, in folder: String) -> [String] {
+        var found: [String] = []
+        var pending = [root]
+        while let directory = pending.popLast() {
+            for name in POSIX.names(in: folder + "/" + directory) ?? [] where !name.hasPrefix(AtomicFile.temporaryPrefix)
+                && !name.hasSuffix(".part") && !name.hasSuffix(".part.meta") && !name.hasSuffix(".tmp") {
+                let path = directory + "/" + name
+                if POSIX.fileSize(folder + "/" + path) != nil { found.append(path) } else { pending.append(path) }
+            }
+        }
+        return found
+    }
+}

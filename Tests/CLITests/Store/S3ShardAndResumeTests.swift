@@ -1,0 +1,90 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// Shards writing into one bucket, `merge s3://...`, and a run killed mid-upload and resumed elsewhere.
+@Suite(.serialized) struct S3ShardAndResumeTests {
+    @Test func fourShardsAndMergeIntoTheBucketEqualOneProcess() async throws {
+        let s3 = try S3CLIKit()
+        let api = try GalleryCLIKit(pages: 7, perPage: 3)
+        let dir = try TempDirectory()
+        let source = ["--api", api.server.baseURL, "--pages", "7"] + ShardCLIKit.fast
+        let one = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("one")], timeout: 120)
+        #expect(one.exitCode == 0, "stderr: \(one.stderrText)")
+        // Four shards at once, each with a work folder of its own (as on four machines).
+        let shards = try (0..<4).map { k in
+            try ProcessRunner(GalleryCLIKit.binary, source + s3.out("s/") + ["--shard", "\(k)/4", "--work-dir", dir.file("w\(k)")],
+                              environment: s3.environment(home: dir.path))
+        }
+        for (k, shard) in shards.enumerated() {
+            let result = shard.wait(timeout: 180)
+            #expect(result.exitCode == 0, "shard \(k): \(result.stderrText)")
+        }
+        #expect(try !s3.keys(under: "s/").contains("s/index.html"))
+        let merged = try ProcessRunner.run(GalleryCLIKit.binary, ["merge", "s3://\(s3.bucket)/s/", "--s3-endpoint", s3.gateway.endpoint,
+                                                                  "--work-dir", dir.file("merge")],
+                                           environment: s3.environment(home: dir.path), timeout: 120)
+        #expect(merged.exitCode == 0, "stderr: \(merged.stderrText)")
+        try s3.mirror("s/", into: dir.file("bucket"))
+        try ShardCLIKit.expectSameGallery(dir.file("one"), dir.file("bucket"))
+        // The merge read the parts, not the photos: nothing under photos/ or thumbs/ came to its work folder.
+        #expect(!FileManager.default.fileExists(atPath: dir.file("merge/photos")))
+    }
+
+    @Test func aRunKilledMidUploadResumesFromTheStoreAndSendsNoPhotoTwice() async throws {
+        let s3 = try S3CLIKit()
+        let proxy = try S3FaultProxy(upstreamPort: s3.gateway.port)
+        defer { proxy.stop() }
+        // 72 photos of 100-250 KB: the bytes of a few uploads cut by the kill are a few per cent of the gallery.
+        let files = try FileManager.default.contentsOfDirectory(atPath: Corpus.root + "/exif-orientation")
+            .filter { $0.hasSuffix(".jpg") }.sorted().map { "exif-orientation/" + $0 }
+        let api = try GalleryCLIKit(pages: 6, perPage: 12, corpusFiles: files)
+        // Each photo takes a while (two at once), so the kill finds the run in the middle of its photos.
+        for id in api.allIDs {
+            let bytes = try Corpus.bytes(api.files[id]!)
+            api.server.route(api.imagePath(id)) { _, _ in
+                .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg").stall(afterBodyBytes: 1000, seconds: 0.15)
+            }
+        }
+        let dir = try TempDirectory()
+        let source = ["--api", api.server.baseURL, "--pages", "6", "--workers", "2", "--sizes", "64", "--progress", "none",
+                      "--jobs", "2"]
+        let disk = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("disk")], timeout: 180)
+        #expect(disk.exitCode == 0, "stderr: \(disk.stderrText)")
+        let store = s3.out("g/", endpoint: proxy.endpoint) + ["--s3-uploads", "2", "--journal-upload-interval", "0.5"]
+        let first = try ProcessRunner(GalleryCLIKit.binary, source + store + ["--work-dir", dir.file("node1")],
+                                      environment: s3.environment(home: dir.path))
+        // Killed once some originals are in the bucket and the journal has been uploaded.
+        let started = try await GalleryCLIKit.waitFor(120) {
+            ((try? s3.keys(under: "g/photos/").count) ?? 0) >= 20
+                && ((try? s3.keys(under: "g/.fetch-gallery/").contains("g/.fetch-gallery/journal.jsonl")) ?? false)
+        }
+        first.send(SIGKILL)
+        let killed = first.wait(timeout: 30)
+        #expect(started && killed.exitCode != 0, "the run ended before the kill: \(killed.stderrText)")
+        let storedBeforeResume = try s3.keys(under: "g/photos/").count
+        #expect(storedBeforeResume < 72, "every photo was uploaded before the kill")
+
+        // Another node, a fresh work folder: the journal comes from the store.
+        let second = try ProcessRunner.run(GalleryCLIKit.binary, source + store + ["--work-dir", dir.file("node2")],
+                                           environment: s3.environment(home: dir.path), timeout: 240)
+        #expect(second.exitCode == 0, "stderr: \(second.stderrText)")
+        try s3.mirror("g/", into: dir.file("bucket"))
+        try ShardCLIKit.expectSameGallery(dir.file("disk"), dir.file("bucket"))
+        #expect(try s3.pendingUploads() == 0)
+
+        // Bytes sent to the store by both runs: the gallery's own bytes, plus the kill's cut uploads,
+        // within 5 %. The PUTs' request heads are taken out (each at most the longest bodiless request's).
+        let galleryBytes = try ShardCLIKit.galleryFiles(dir.file("bucket")).reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: dir.file("bucket") + "/" + path)[.size] as? Int) ?? 0)
+        }
+        let seen = proxy.seen.filter { $0.injected == nil }
+        let head = seen.filter { $0.method != "PUT" && $0.method != "POST" }.map(\.bytesIn).max() ?? 0
+        let puts = seen.filter { $0.method == "PUT" }
+        let sent = puts.reduce(0) { $0 + max(0, $1.bytesIn - head) }
+        // The journal and the list of stored files are uploaded again at each checkpoint: not the gallery.
+        let bookkeeping = puts.filter { $0.target.contains("/.fetch-gallery/") }.reduce(0) { $0 + max(0, $1.bytesIn - head) }
+        #expect(Double(sent - bookkeeping) <= 1.05 * Double(galleryBytes),
+                "sent \(sent - bookkeeping) bytes (\(bookkeeping) more of journal) for a gallery of \(galleryBytes)")
+    }
+}

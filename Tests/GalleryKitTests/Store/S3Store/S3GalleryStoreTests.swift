@@ -1,0 +1,87 @@
+import Foundation
+import GalleryTestSupport
+import GalleryTransfer
+import Testing
+@testable import GalleryKit
+
+/// The S3 store's ordering promises, seen from the wire (a proxy in front of the real RGW).
+@Suite struct S3GalleryStoreTests {
+    static func store(_ client: S3Client, prefix: String, folder: String) throws -> S3GalleryStore {
+        try S3GalleryStore(client: client, location: S3Location(bucket: client.bucket, prefix: prefix), workFolder: folder,
+                           inFlight: 8, checkpointInterval: nil)
+    }
+
+    /// `index.html` goes last, after every page handed over with it; the journal goes only after every
+    /// file handed over before the checkpoint, with the list of stored files before it.
+    @Test func theEntryPointAndTheJournalWaitForWhatTheyName() async throws {
+        let proxy = try S3TestKit.proxy()
+        defer { proxy.stop() }
+        let client = try S3TestKit.client(proxy: proxy)
+        let dir = try TempDirectory()
+        let store = try Self.store(client, prefix: "g/", folder: dir.path)
+        try await store.prepare(journal: GalleryNaming.journalPath)
+        var pages: [String] = []
+        for i in 0..<40 {
+            let path = "pages/\(String(format: "%03d", i))/\(i)-p.html"
+            try AtomicFile.write(Array(repeating: UInt8(ascii: "x"), count: 20_000 + i), to: dir.path + "/" + path)
+            pages.append(path)
+        }
+        try AtomicFile.write(Array("<html>".utf8), to: dir.path + "/index.html")
+        store.publish("index.html")  // handed over first, stored last
+        store.publish(pages)
+        try AtomicFile.write(Array("{}\n".utf8), to: dir.path + "/" + GalleryNaming.journalPath)
+        try await store.checkpoint(journal: GalleryNaming.journalPath)
+        try await store.flush()
+        let puts = proxy.seen.filter { $0.method == "PUT" }.map(\.target)
+        let index = try #require(puts.firstIndex { $0.hasSuffix("/g/index.html") })
+        let journal = try #require(puts.firstIndex { $0.hasSuffix("/g/.fetch-gallery/journal.jsonl") })
+        let listing = try #require(puts.firstIndex { $0.hasSuffix("/g/.fetch-gallery/published.tsv") })
+        let lastPage = try #require(puts.lastIndex { $0.contains("/g/pages/") })
+        #expect(lastPage < index && lastPage < listing && listing < journal, "\(puts)")
+        #expect(puts.filter { $0.contains("/g/pages/") }.count == 40)
+        #expect(store.uploaded.objects == 41)
+        for page in pages { #expect(store.size(of: page) != nil) }
+    }
+
+    /// A fresh work folder learns from the store what is stored: the journal and the list come back,
+    /// and the photo files named there read as present without being in the folder.
+    @Test func aFreshWorkFolderResumesFromTheStore() async throws {
+        let client = try S3TestKit.client()
+        let first = try TempDirectory(), second = try TempDirectory()
+        let store = try Self.store(client, prefix: "r/", folder: first.path)
+        try await store.prepare(journal: GalleryNaming.journalPath)
+        let photo = "photos/001/1-a.jpg"
+        try AtomicFile.write(S3TestKit.bytes(5_000), to: first.path + "/" + photo)
+        store.publish(photo)
+        try AtomicFile.write(Array("{\"journal\":1}\n".utf8), to: first.path + "/" + GalleryNaming.journalPath)
+        try await store.checkpoint(journal: GalleryNaming.journalPath)
+        // Published originals leave the work folder; the store still answers for them.
+        #expect(!FileManager.default.fileExists(atPath: first.path + "/" + photo))
+        #expect(store.size(of: photo) == 5_000)
+
+        let again = try Self.store(client, prefix: "r/", folder: second.path)
+        #expect(again.size(of: photo) == nil)
+        try await again.prepare(journal: GalleryNaming.journalPath)
+        #expect(again.size(of: photo) == 5_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: second.path + "/" + GalleryNaming.journalPath)) == Data("{\"journal\":1}\n".utf8))
+        // Its bytes come back when a run needs them.
+        #expect(try await again.materialize(photo))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: second.path + "/" + photo)) == Data(S3TestKit.bytes(5_000)))
+    }
+
+    /// An upload that fails through every attempt comes out of flush() naming the bucket and key.
+    @Test func aFailedUploadComesOutOfFlush() async throws {
+        let proxy = try S3TestKit.proxy()
+        defer { proxy.stop() }
+        let client = try S3TestKit.client(proxy: proxy)
+        let dir = try TempDirectory()
+        let store = try Self.store(client, prefix: "f/", folder: dir.path)
+        try AtomicFile.write(Array("page".utf8), to: dir.path + "/pages/001/1-a.html")
+        proxy.fail(next: 100, status: 500, code: "InternalError", method: "PUT")
+        store.publish("pages/001/1-a.html")
+        await #expect(throws: GalleryError.self) { try await store.flush() }
+        do { try await store.flush() } catch {
+            #expect(error.description.contains("f/pages/001/1-a.html"), "\(error)")
+        }
+    }
+}
