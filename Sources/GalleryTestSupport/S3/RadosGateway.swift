@@ -57,6 +57,26 @@ public final class RadosGateway: @unchecked Sendable {
         return try result.get()
     }
 
+    /// ``shared()`` from async code. The start (~13 s) runs on a thread of its own, and callers await
+    /// it without holding any thread: blocking a thread of the cooperative pool (one per core) or of
+    /// ``DedicatedTaskExecutor`` (whose queue GCD also keeps to about one thread per core) stalled every
+    /// other test of the process meanwhile, timing tests included.
+    public static func started() async throws(TestSupportError) -> RadosGateway {
+        let start = startup.withLock { slot in
+            if let slot { return slot }
+            let task = Task {
+                await withCheckedContinuation { (done: CheckedContinuation<Result<RadosGateway, TestSupportError>, Never>) in
+                    Thread.detachNewThread { done.resume(returning: Result { () throws(TestSupportError) in try shared() }) }
+                }
+            }
+            slot = task
+            return task
+        }
+        return try await start.value.get()
+    }
+
+    private static let startup = Locked<Task<Result<RadosGateway, TestSupportError>, Never>?>(nil)
+
     private static func stopShared() {
         if case .success(let gateway)? = sharedGateway.withLock({ $0 }) {
             gateway.stop()

@@ -4,7 +4,7 @@ import Testing
 
 /// `deploy/kubernetes/object-storage/`: shards writing to a bucket with no volume, keys from a Secret.
 /// The manifests are parsed, and the containers' own arguments run against the test RGW.
-@Suite struct KubernetesObjectStorageTests {
+@Suite(.gatewayStarted) struct KubernetesObjectStorageTests {
     static func documents(_ name: String) throws -> [[String: Any]] {
         try KubernetesManifestTests.documents("object-storage/" + name)
     }

@@ -3,7 +3,7 @@ import GalleryTestSupport
 import Testing
 
 /// `run --out s3://BUCKET/PREFIX` against a real S3 store (Ceph RGW on 127.0.0.1).
-@Suite(.serialized) struct S3RunTests {
+@Suite(.serialized, .gatewayStarted) struct S3RunTests {
     @Test func theGalleryInTheBucketEqualsTheOneOnDisk() async throws {
         let s3 = try S3CLIKit()
         let api = try GalleryCLIKit(pages: 3, perPage: 3)

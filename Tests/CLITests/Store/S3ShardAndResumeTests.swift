@@ -3,7 +3,7 @@ import GalleryTestSupport
 import Testing
 
 /// Shards writing into one bucket, `merge s3://...`, and a run killed mid-upload and resumed elsewhere.
-@Suite(.serialized) struct S3ShardAndResumeTests {
+@Suite(.serialized, .gatewayStarted) struct S3ShardAndResumeTests {
     @Test func fourShardsAndMergeIntoTheBucketEqualOneProcess() async throws {
         let s3 = try S3CLIKit()
         let api = try GalleryCLIKit(pages: 7, perPage: 3)

@@ -5,7 +5,7 @@ import Testing
 @testable import GalleryKit
 
 /// The client against a real S3 service (Ceph's RADOS Gateway, started by the harness).
-@Suite struct S3ClientTests {
+@Suite(.gatewayStarted) struct S3ClientTests {
     @Test func putThenGetReturnsTheBytesTypeAndCachePolicy() async throws {
         let client = try S3TestKit.client()
         let body = S3TestKit.bytes(300_001)

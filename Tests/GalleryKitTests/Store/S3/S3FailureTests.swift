@@ -4,7 +4,7 @@ import Testing
 @testable import GalleryKit
 
 /// Wrong keys, a missing bucket and a store that answers 503 for a while, against the real gateway.
-@Suite struct S3FailureTests {
+@Suite(.gatewayStarted) struct S3FailureTests {
     @Test func wrongKeysFailAtOnceNamingTheBucketNotTheSecret() async throws {
         let gateway = try S3TestKit.gateway()
         let proxy = try S3TestKit.proxy()

@@ -4,7 +4,7 @@ import Testing
 @testable import GalleryKit
 
 /// Files above the threshold go up in parts; a failed part leaves neither an object nor an upload.
-@Suite struct S3MultipartTests {
+@Suite(.gatewayStarted) struct S3MultipartTests {
     /// 5 MiB parts (S3's smallest), a 5 MiB threshold, two parts in flight.
     static let policy = S3MultipartPolicy(threshold: 5 << 20, partSize: 5 << 20, partsInFlight: 2)
 
@@ -73,7 +73,7 @@ import Testing
 }
 
 /// The If-None-Match of a completion, and an upload whose task is cancelled.
-@Suite struct S3MultipartRaceTests {
+@Suite(.gatewayStarted) struct S3MultipartRaceTests {
     /// Another writer publishes the key while the parts go up: the completion is refused (412), the
     /// upload dropped, and the other writer's object stays.
     @Test func aCompletionAfterAnotherWriterPublishedKeepsTheirObject() async throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import GalleryKit
 
 /// The S3 store's ordering promises, seen from the wire (a proxy in front of the real RGW).
-@Suite struct S3GalleryStoreTests {
+@Suite(.gatewayStarted) struct S3GalleryStoreTests {
     static func store(_ client: S3Client, prefix: String, folder: String) throws -> S3GalleryStore {
         try S3GalleryStore(client: client, location: S3Location(bucket: client.bucket, prefix: prefix), workFolder: folder,
                            inFlight: 8, checkpointInterval: nil)
