@@ -88,12 +88,14 @@ let package = Package(
         .executableTarget(name: "bench-fingerprint", dependencies: ["GalleryKit", "GallerySync"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging", "GallerySync"]),
+        // Swift Testing traits over GalleryTestSupport's harnesses (kept apart: bench-cache links GalleryTestSupport).
+        .target(name: "GalleryTestTraits", dependencies: ["GalleryTestSupport"]),
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
         .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
-        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GalleryTestTraits", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
-        .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GallerySync"]),
+        .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GalleryTestTraits", "GallerySync"]),
         // The gallery viewer in Debian's Chromium (headless, through chromedriver), on a gallery the built command made.
         .testTarget(name: "BrowserTests", dependencies: ["GalleryTestSupport"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryTestSupport
+import GalleryTestTraits
 import Testing
 
 /// `deploy/kubernetes/object-storage/`: shards writing to a bucket with no volume, keys from a Secret.

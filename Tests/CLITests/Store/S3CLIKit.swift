@@ -86,20 +86,3 @@ struct S3CLIKit {
 }
 
 enum S3CLIKitError: Error { case curl(String, String) }
-
-/// Starts the process's RADOS Gateway before a suite's tests run, without holding a thread while it
-/// starts (``RadosGateway/started()``): the tests then find it running.
-struct GatewayStarted: SuiteTrait, TestScoping {
-    var isRecursive: Bool { false }
-
-    func provideScope(for test: Test, testCase: Test.Case?,
-                      performing function: @Sendable () async throws -> Void) async throws {
-        _ = try await RadosGateway.started()
-        try await function()
-    }
-}
-
-extension Trait where Self == GatewayStarted {
-    /// The gateway is running before the suite's tests start.
-    static var gatewayStarted: Self { Self() }
-}

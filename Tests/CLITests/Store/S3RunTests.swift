@@ -1,5 +1,6 @@
 import Foundation
 import GalleryTestSupport
+import GalleryTestTraits
 import Testing
 
 /// `run --out s3://BUCKET/PREFIX` against a real S3 store (Ceph RGW on 127.0.0.1).

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryTestSupport
+import GalleryTestTraits
 import Testing
 
 /// Shards writing into one bucket, `merge s3://...`, and a run killed mid-upload and resumed elsewhere.

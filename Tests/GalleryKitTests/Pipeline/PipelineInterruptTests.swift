@@ -5,16 +5,8 @@ import Testing
 
 /// `requestStop()` while images trickle in: the run ends promptly with a gallery for what is done,
 /// partial originals stay on disk, and the next run resumes them instead of starting over.
-///
-/// The runs and their deadlines run off the cooperative pool (``DedicatedTaskExecutor``): other suites
-/// of this process hold its threads for seconds (starting the RADOS Gateway takes ~13 s, and tests
-/// waiting for it block), which made the 15 s wait for the first photos run out.
 @Suite struct PipelineInterruptTests {
     @Test func stoppedRunWritesWhatIsDoneAndTheNextRunResumes() async throws {
-        try await DedicatedTaskExecutor.offPool { try await stopAndResume() }
-    }
-
-    func stopAndResume() async throws {
         let quick = [FakePhoto(id: 1, corpusFile: "png-suite/basn2c08.png"), FakePhoto(id: 2)]
         let slow = [FakePhoto(id: 3, corpusFile: "exif-orientation/Landscape_1.jpg"),
                     FakePhoto(id: 4, corpusFile: "exif-orientation/Portrait_1.jpg")]
@@ -76,10 +68,6 @@ import Testing
 
     /// A stop must not wait for a listing page the server is slow to send.
     @Test func stopDoesNotWaitForASlowPage() async throws {
-        try await DedicatedTaskExecutor.offPool { try await stopWithASlowPage() }
-    }
-
-    func stopWithASlowPage() async throws {
         let first = FakePhoto(id: 1, corpusFile: "png-suite/basn2c08.png")
         let api = try FakeAPI([[first], [FakePhoto(id: 2)]])
         let listing = "{\"total_pages\":2,\"photos\":[\(first.json(base: api.base))]}"

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryTestSupport
+import GalleryTestTraits
 import GalleryTransfer
 import Testing
 @testable import GalleryKit
