@@ -68,16 +68,12 @@ public enum GalleryFileKind: Sendable, Hashable {
         isImmutable ? "public, max-age=31536000, immutable" : "no-cache"
     }
 
-    /// The `Content-Type` of the file at `path`, from its extension.
+    /// The `Content-Type` of the file at `path`, from its extension: an image's from ``ImageFormat``,
+    /// the gallery's own files' here.
     public static func contentType(of path: String) -> String {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        if let format = ImageFormat(fileExtension: ext) { return format.mediaType }
         switch ext {
-        case "jpg", "jpeg": return "image/jpeg"
-        case "png": return "image/png"
-        case "webp": return "image/webp"
-        case "gif": return "image/gif"
-        case "avif": return "image/avif"
-        case "heic": return "image/heic"
         case "html": return "text/html; charset=utf-8"
         case "json": return "application/json"
         case "jsonl": return "application/x-ndjson"
