@@ -191,13 +191,13 @@ fg_status fg_jpeg_read_header(fg_jpeg *ctx, const uint8_t *data, size_t len, con
     return FG_OK;
 }
 
-fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_denom, uint32_t *width, uint32_t *height) {
+fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_num, int scale_denom, uint32_t *width, uint32_t *height) {
     if (ctx->state != ST_HEADER) {
         snprintf(ctx->message, sizeof ctx->message, "output_size needs a parsed header");
         return FG_ERR_USAGE;
     }
     if (setjmp(ctx->jmp)) { ctx->state = ST_FAILED; return ctx->status; }
-    ctx->cinfo.scale_num = 1;
+    ctx->cinfo.scale_num = (unsigned)scale_num;
     ctx->cinfo.scale_denom = (unsigned)scale_denom;
     jpeg_calc_output_dimensions(&ctx->cinfo);
     *width = ctx->cinfo.output_width;

@@ -73,7 +73,7 @@ void fg_jpeg_check_complete(fg_jpeg *ctx) {
     ctx->missing_eoi = complete;
 }
 
-fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_output *out) {
+fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_num, int scale_denom, int dc_only_ok, fg_jpeg_output *out) {
     memset(out, 0, sizeof *out);
     if (ctx->state != ST_HEADER) {
         snprintf(ctx->message, sizeof ctx->message, "start needs a parsed header");
@@ -81,7 +81,7 @@ fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_o
     }
     if (setjmp(ctx->jmp)) { ctx->state = ST_FAILED; return ctx->status; }
     struct jpeg_decompress_struct *ci = &ctx->cinfo;
-    ci->scale_num = 1;
+    ci->scale_num = (unsigned)scale_num;
     ci->scale_denom = (unsigned)scale_denom;
     // Block smoothing would make early progressive output depend on which AC scans were read;
     // off in both paths so the DC-only path is pixel-identical to the normal one.
@@ -100,7 +100,7 @@ fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_o
         ci->out_color_space = JCS_RGB;
         break;
     }
-    ctx->dc_only = dc_only_ok && scale_denom == 8 && ci->progressive_mode;
+    ctx->dc_only = dc_only_ok && scale_num == 1 && scale_denom == 8 && ci->progressive_mode;
     // Subsampled chroma would need its AC scans in libjpeg's 1/8 output: the DC planes instead.
     ctx->dc_planes = ctx->dc_only && fg_jpeg_dc_wanted(ci, scale_denom);
     ci->buffered_image = ctx->dc_only ? TRUE : FALSE;

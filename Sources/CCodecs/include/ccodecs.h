@@ -60,12 +60,12 @@ const char *fg_jpeg_message(const fg_jpeg *ctx);
 /// Parses the markers up to the first SOS. `data` must stay valid until fg_jpeg_destroy.
 fg_status fg_jpeg_read_header(fg_jpeg *ctx, const uint8_t *data, size_t len, const fg_limits *limits,
                               fg_jpeg_header *out);
-/// The output size at 1/scale_denom (1, 2, 4 or 8), computed by jpeg_calc_output_dimensions.
-fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_denom, uint32_t *width, uint32_t *height);
+/// The output size at scale_num/scale_denom (1/1, 1/2, 1/4, 1/8, or M/8), computed by jpeg_calc_output_dimensions.
+fg_status fg_jpeg_output_size(fg_jpeg *ctx, int scale_num, int scale_denom, uint32_t *width, uint32_t *height);
 /// Fixes the scale and starts decompression. With dc_only_ok, a progressive file at 1/8 uses the
 /// DC-only path: it stops reading scans as soon as every coefficient the 1/8 output reads is final
 /// (only the DC for components with a 1x1 IDCT; all of them for chroma libjpeg-turbo scales 2x2).
-fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_denom, int dc_only_ok, fg_jpeg_output *out);
+fg_status fg_jpeg_start(fg_jpeg *ctx, int scale_num, int scale_denom, int dc_only_ok, fg_jpeg_output *out);
 /// Before fg_jpeg_start: a CMYK or YCCK file decodes to its 4 CMYK channels (for a colour profile to
 /// convert) instead of our naive RGB. No effect on other colour spaces.
 void fg_jpeg_keep_cmyk(fg_jpeg *ctx);

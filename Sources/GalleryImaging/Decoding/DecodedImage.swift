@@ -13,8 +13,11 @@ public struct DecodedImage: Sendable {
     public let orientation: Orientation
     /// The reduction applied while decoding: 1, 2, 4 or 8 (JPEG DCT scaling, or the Adam7 grid
     /// stride for interlaced PNG), or for a HEIC's thumbnail item the source width over the item's
-    /// (rounded down). The bitmap is about the source size divided by it.
+    /// (rounded down). The bitmap is about the source size times ``scaleNumerator`` divided by it.
     public let scaleDenominator: Int
+    /// The numerator of the reduction: 1, except a JPEG scaled by M/8 in its DCT (3/8 or 5/8, where
+    /// 1/2 or the full size would be far larger than the target).
+    public let scaleNumerator: Int
     /// Scans the JPEG decoder consumed (progressive files have several); nil for PNG.
     public let scansRead: Int?
     /// Whether a fast path (DC-only progressive JPEG, early Adam7 passes, a HEIF thumbnail item)
@@ -31,7 +34,7 @@ public struct DecodedImage: Sendable {
     let transform: ColorTransform?
 
     init(bitmap: Bitmap, format: ImageFormat, sourceWidth: Int, sourceHeight: Int, orientation: Orientation,
-         scaleDenominator: Int, scansRead: Int?, usedFastPath: Bool, colorProfile: ColorProfile? = nil,
+         scaleDenominator: Int, scaleNumerator: Int = 1, scansRead: Int?, usedFastPath: Bool, colorProfile: ColorProfile? = nil,
          transform: ColorTransform? = nil, notes: [DecodeNote] = []) {
         self.bitmap = bitmap
         self.format = format
@@ -39,6 +42,7 @@ public struct DecodedImage: Sendable {
         self.sourceHeight = sourceHeight
         self.orientation = orientation
         self.scaleDenominator = scaleDenominator
+        self.scaleNumerator = scaleNumerator
         self.scansRead = scansRead
         self.usedFastPath = usedFastPath
         self.colorProfile = colorProfile
