@@ -12,7 +12,7 @@ public struct DecodedImage: Sendable {
     /// How to turn the stored pixels upright; apply once, after scaling (`Bitmap.oriented(_:)`).
     public let orientation: Orientation
     /// The reduction applied while decoding: 1, 2, 4 or 8 (JPEG DCT scaling, or the Adam7 grid
-    /// stride for interlaced PNG), or for a HEIC's thumbnail item the source width over the item's
+    /// stride of an interlaced PNG over the memory bound), 2 to 64 (a PNG's box factor), or for a HEIC's thumbnail item the source width over the item's
     /// (rounded down). The bitmap is about the source size divided by it.
     public let scaleDenominator: Int
     /// Scans the JPEG decoder consumed (progressive files have several); nil for PNG.
