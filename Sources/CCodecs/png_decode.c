@@ -49,6 +49,7 @@ void fg_png_destroy(fg_png *ctx) {
     free(ctx->rows);
     free(ctx->pass_row);
     free(ctx->sums);
+    free(ctx->full);
     fg_png_whole_end(ctx);
     free(ctx);
 }

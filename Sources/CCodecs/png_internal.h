@@ -35,7 +35,19 @@ struct fg_png {
     int whole_bpp, whole_depth, whole_color, whole_has_trns;
     png_color_16 whole_trans;  // tRNS of grey and RGB images
     uint8_t whole_lut[256 * 4];  // palette images: RGBA per index (zero past PLTE, alpha from tRNS)
+    // Adam7 on the whole-stream path (png_adam7.c): each pass's place in `whole`, its size and how
+    // many of its rows are unfiltered; one full-width row put together from the passes.
+    size_t a7_offset[7], a7_rowbytes[7];
+    uint32_t a7_cols[7], a7_rows[7], a7_done[7];
+    uint8_t *whole_line;
+    uint8_t *full;             // the reduced read of an Adam7 image through libpng: the full-size image
 };
+
+/// Samples per pixel of a PNG colour type as stored in the file (palette: one index).
+static inline int fg_png_samples(int color_type) {
+    return color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_PALETTE ? 1
+         : color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : color_type == PNG_COLOR_TYPE_RGB ? 3 : 4;
+}
 
 /// Records a failure (status and message), marks the context failed and returns the status.
 fg_status fg_png_fail(fg_png *ctx, fg_status status, const char *text);
@@ -54,6 +66,12 @@ void fg_png_whole_prepare(fg_png *ctx);
 /// Row y (in order, each once) in the output layout: `out` (width * channels bytes) or the row itself.
 const uint8_t *fg_png_whole_row(fg_png *ctx, uint32_t y, uint8_t *out);
 void fg_png_whole_end(fg_png *ctx);
+/// Adam7: sets out where each pass lies in the filtered data and returns its total size.
+uint64_t fg_png_adam7_layout(fg_png *ctx, uint32_t w, uint32_t h, int bits_per_pixel);
+/// Adam7: 1 when every row of every pass has a known filter type (0-4).
+int fg_png_adam7_filters_ok(const fg_png *ctx);
+/// Adam7: writes row y (in order, each once) in the file's layout (rowbytes) into `line`.
+void fg_png_adam7_row(fg_png *ctx, uint32_t y, uint8_t *line);
 /// Undoes PNG filter `filter` (0-4) on one row in place; `prev` is the row above (zeros for the first).
 void fg_png_unfilter(int filter, uint8_t *row, const uint8_t *prev, size_t rb, int bpp);
 /// Expands one unfiltered row to 8-bit samples in the output layout.

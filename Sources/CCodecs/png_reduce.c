@@ -3,7 +3,9 @@
 // Without alpha the column sums are 16-bit per sample and the per-row work is a plain vector add
 // (64 rows of 255 is 16,320); with alpha each pixel is weighted by its alpha into 32-bit block sums.
 // The full-size image is never held (one source row and one row of sums), so a wallpaper's
-// thumbnail costs about its decode. Alpha-weighted (premultiplied) averages, as the resampler's own
+// thumbnail costs about its decode. An Adam7 image is read the same way when the whole-stream path
+// takes it (png_adam7.c hands out its rows in order); otherwise libpng decodes it into a full-size
+// buffer first (fg_png_deinterlace_fits bounds that buffer as the whole stream's). Alpha-weighted (premultiplied) averages, as the resampler's own
 // box shrink makes, are stored straight.
 #include "png_internal.h"
 
@@ -63,10 +65,13 @@ static inline void emit(uint32_t *sums, uint32_t width, uint32_t out_width, int 
 
 fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stride) {
     if (ctx->state != PS_HEADER) return fg_png_fail(ctx, FG_ERR_USAGE, "read needs a parsed header");
-    if (factor < 2 || factor > 64 || png_get_interlace_type(ctx->png, ctx->info) != PNG_INTERLACE_NONE) {
-        return fg_png_fail(ctx, FG_ERR_USAGE, "reduced read needs a non-interlaced image and a factor of 2 to 64");
+    const int adam7 = ctx->file_interlace == PNG_INTERLACE_ADAM7;
+    if (factor < 2 || factor > 64) return fg_png_fail(ctx, FG_ERR_USAGE, "reduced read needs a factor of 2 to 64");
+    if (adam7 && !fg_png_deinterlace_fits(ctx)) {
+        return fg_png_fail(ctx, FG_ERR_TOO_LARGE, "interlaced PNG too large to reduce within the memory bound");
     }
     if (setjmp(png_jmpbuf(ctx->png))) { ctx->state = PS_FAILED; return ctx->status; }
+    if (adam7) png_set_interlace_handling(ctx->png);  // for libpng's rows, if the whole stream declines
     png_read_update_info(ctx->png, ctx->info);
     fg_png_check_layout(ctx);
     const int ch = ctx->channels, alpha = ch == 2 || ch == 4;
@@ -79,11 +84,21 @@ fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stri
     if (!ctx->pass_row || !ctx->sums) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "no memory for a reduced PNG row");
     // The whole IDAT stream inflated at once when it fits (png_whole.c), else libpng's rows.
     const int whole = fg_png_whole_begin(ctx);
+    const size_t line = (size_t)width * ch;
+    if (!whole && adam7) {
+        ctx->full = malloc(line * height);
+        ctx->rows = malloc(sizeof(png_bytep) * height);
+        if (!ctx->full || !ctx->rows) return fg_png_fail(ctx, FG_ERR_NO_MEMORY, "no memory for an interlaced PNG");
+        for (uint32_t y = 0; y < height; y++) ctx->rows[y] = ctx->full + (size_t)y * line;
+        png_read_image(ctx->png, ctx->rows);
+    }
     uint32_t rows = 0;
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *row = ctx->pass_row;
         if (whole) {
             row = fg_png_whole_row(ctx, y, ctx->pass_row);
+        } else if (ctx->full) {
+            row = ctx->full + (size_t)y * line;
         } else {
             png_read_row(ctx->png, ctx->pass_row, NULL);
         }

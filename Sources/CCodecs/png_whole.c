@@ -1,10 +1,11 @@
 // The whole-stream PNG path: the concatenated IDAT data inflated in one call by libdeflate (2-3x
 // zlib's inflate, which was ~70% of a PNG thumbnail's time), the rows unfiltered in place and
 // expanded to 8 bits exactly as libpng's transforms do (palette, tRNS, low-bit grey, 16 -> 8 by
-// png_set_scale_16's rounding). It is an optimisation only: whenever it cannot be sure to give
-// libpng's pixels (an interlaced image, a bad CRC, a short or overlong stream, an unknown filter
-// byte, a filtered image over the memory bound) it declines, before any pixel is written, and the
-// caller reads the image through libpng, which then decodes it or reports the error.
+// png_set_scale_16's rounding); Adam7 images are put back together row by row (png_adam7.c). It
+// is an optimisation only: whenever it cannot be sure to give libpng's pixels (a bad CRC, a short
+// or overlong stream, an unknown filter byte, a filtered image over the memory bound) it declines,
+// before any pixel is written, and the caller reads the image through libpng, which then decodes
+// it or reports the error.
 #include "png_internal.h"
 
 #include <libdeflate.h>
@@ -77,12 +78,12 @@ int fg_png_whole_begin(fg_png *ctx) {
     if (!ctx->allow_whole) return 0;
     // The file's IHDR: after png_read_update_info, libpng's info describes the transformed rows.
     const uint32_t w = ctx->width, h = ctx->height;
-    const int depth = ctx->file_depth, color = ctx->file_color, interlace = ctx->file_interlace;
-    if (interlace != PNG_INTERLACE_NONE) return 0;
-    int samples = color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_PALETTE ? 1
-                : color == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : color == PNG_COLOR_TYPE_RGB ? 3 : 4;
+    const int depth = ctx->file_depth, color = ctx->file_color;
+    const int adam7 = ctx->file_interlace == PNG_INTERLACE_ADAM7;
+    if (!adam7 && ctx->file_interlace != PNG_INTERLACE_NONE) return 0;
+    int samples = fg_png_samples(color);
     uint64_t rowbytes = ((uint64_t)w * samples * depth + 7) / 8;
-    uint64_t filtered = (uint64_t)h * (rowbytes + 1);
+    uint64_t filtered = adam7 ? fg_png_adam7_layout(ctx, w, h, samples * depth) : (uint64_t)h * (rowbytes + 1);
     uint64_t bound = FG_PNG_WHOLE_MAX_BYTES;
     if (ctx->max_memory && ctx->max_memory < bound) bound = ctx->max_memory;
     if (filtered > bound) return 0;
@@ -101,16 +102,17 @@ int fg_png_whole_begin(fg_png *ctx) {
          got == filtered;
     if (d) libdeflate_free_decompressor(d);
     free(owned);
-    // libpng stops at the first unknown filter type; checked here so no row fails half-way.
-    for (uint64_t y = 0; ok && y < h; y++) ok = buf[y * (rowbytes + 1)] <= 4;
-    if (!ok) { free(buf); return 0; }
     ctx->whole = buf;
+    // libpng stops at the first unknown filter type; checked here so no row fails half-way.
+    if (ok && adam7) ok = fg_png_adam7_filters_ok(ctx);
+    for (uint64_t y = 0; ok && !adam7 && y < h; y++) ok = buf[y * (rowbytes + 1)] <= 4;
     ctx->whole_rowbytes = (size_t)rowbytes;
     ctx->whole_bpp = (samples * depth + 7) / 8;
     ctx->whole_depth = depth;
     ctx->whole_color = color;
-    ctx->whole_zero = calloc(rowbytes ? rowbytes : 1, 1);
-    if (!ctx->whole_zero) { fg_png_whole_end(ctx); return 0; }
+    ctx->whole_zero = ok ? calloc(rowbytes ? rowbytes : 1, 1) : NULL;
+    ctx->whole_line = ok && adam7 ? calloc(rowbytes ? rowbytes : 1, 1) : NULL;
+    if (!ctx->whole_zero || (adam7 && !ctx->whole_line)) { fg_png_whole_end(ctx); return 0; }
     return 1;
 }
 
@@ -119,10 +121,15 @@ int fg_png_whole_begin(fg_png *ctx) {
 // tRNS, not palette). Rows must be asked for in order, each once.
 const uint8_t *fg_png_whole_row(fg_png *ctx, uint32_t y, uint8_t *out) {
     const size_t rb = ctx->whole_rowbytes;
-    uint8_t *row = ctx->whole + (size_t)y * (rb + 1);
-    const uint8_t *prev = y ? row - rb : ctx->whole_zero;  // the previous row's data (after its filter byte)
-    fg_png_unfilter(row[0], row + 1, prev, rb, ctx->whole_bpp);
-    const uint8_t *cur = row + 1;
+    const uint8_t *cur = ctx->whole_line;
+    if (cur) {
+        fg_png_adam7_row(ctx, y, ctx->whole_line);
+    } else {
+        uint8_t *row = ctx->whole + (size_t)y * (rb + 1);
+        const uint8_t *prev = y ? row - rb : ctx->whole_zero;  // the previous row's data (after its filter byte)
+        fg_png_unfilter(row[0], row + 1, prev, rb, ctx->whole_bpp);
+        cur = row + 1;
+    }
     int identity = ctx->whole_depth == 8 && ctx->whole_color != PNG_COLOR_TYPE_PALETTE && !ctx->whole_has_trns;
     if (identity) return cur;
     fg_png_expand_row(ctx, cur, out);
@@ -132,8 +139,10 @@ const uint8_t *fg_png_whole_row(fg_png *ctx, uint32_t y, uint8_t *out) {
 void fg_png_whole_end(fg_png *ctx) {
     free(ctx->whole);
     free(ctx->whole_zero);
+    free(ctx->whole_line);
     ctx->whole = NULL;
     ctx->whole_zero = NULL;
+    ctx->whole_line = NULL;
 }
 
 int fg_png_used_whole_stream(const fg_png *ctx) { return ctx ? ctx->used_whole : 0; }

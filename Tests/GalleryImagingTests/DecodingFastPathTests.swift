@@ -1,4 +1,4 @@
-import GalleryImaging
+@testable import GalleryImaging
 import GalleryTestSupport
 import Testing
 
@@ -110,17 +110,28 @@ struct DecodingFastPathTests {
 
     @Test func corpusHasInterlacedPNGs() { #expect(Self.interlacedPNGs.count >= 20) }
 
+    /// The early passes are taken only over the memory bound (lowered here through maxCodecMemory),
+    /// and only when they keep twice the target on each edge.
+    static func overTheBound(_ target: DecodeTarget) -> DecodeOptions {
+        var options = DecodeOptions(target: target)
+        options.maxCodecMemory = 16
+        return options
+    }
+
     @Test(arguments: interlacedPNGs, [8, 4, 2])
     func adam7EarlyPassesEqualSubsampledFullDecode(file: String, stride: Int) throws {
         let bytes = try Corpus.bytes(file)
         let full = try ImageDecoder.decode(bytes, name: file).bitmap
         let grid = DecodingFixtures.subsampled(full, stride: stride)
         guard grid.width < full.width || grid.height < full.height else { return }  // 1x1: nothing to reduce
-        // On tiny images a wider stride can give the same grid; the decoder rightly takes it.
-        let wider = stride < 8 ? DecodingFixtures.subsampled(full, stride: stride * 2) : nil
-        guard wider.map({ $0.width < grid.width || $0.height < grid.height }) ?? true else { return }
-        let early = try ImageDecoder.decode(bytes, name: file, options: DecodeOptions(
-            target: .covering(width: grid.width, height: grid.height)))
+        // Half the grid: the passes must keep 2x the target. On tiny images another stride may be the
+        // one that covers it; the decoder rightly takes that.
+        let half = (width: max(grid.width / 2, 1), height: max(grid.height / 2, 1))
+        let expected = halvingReduction(sourceWidth: full.width, sourceHeight: full.height,
+                                        minimum: (2 * half.width, 2 * half.height))
+        guard expected == stride else { return }
+        let early = try ImageDecoder.decode(bytes, name: file, options: Self.overTheBound(
+            .covering(width: half.width, height: half.height)))
         #expect(early.scaleDenominator == stride && early.usedFastPath)
         #expect(DecodingFixtures.differingBytes(early.bitmap, grid) == 0)
     }
@@ -132,11 +143,12 @@ struct DecodingFastPathTests {
         let full = try ImageDecoder.decode(png, name: "landscape.png").bitmap
         let grid = DecodingFixtures.subsampled(full, stride: stride)
         let early = try ImageDecoder.decode(png, name: "landscape.png",
-                                            options: DecodeOptions(target: .longestEdge(grid.width)))
+                                            options: Self.overTheBound(.longestEdge(grid.width / 2)))
         #expect(early.scaleDenominator == stride)
         #expect(DecodingFixtures.differingBytes(early.bitmap, grid) == 0)
-        let plain = try ImageDecoder.decode(png, name: "landscape.png",
-                                            options: DecodeOptions(target: .longestEdge(grid.width), useFastPaths: false))
+        var plainOptions = Self.overTheBound(.longestEdge(grid.width / 2))
+        plainOptions.useFastPaths = false
+        let plain = try ImageDecoder.decode(png, name: "landscape.png", options: plainOptions)
         #expect(plain.scaleDenominator == 1 && DecodingFixtures.differingBytes(plain.bitmap, full) == 0)
     }
 }

@@ -112,11 +112,14 @@ fg_status fg_png_read(fg_png *ctx, uint8_t *dst, size_t stride);
 /// reduced grid, ceil(width/stride) x ceil(height/stride) pixels, into dst. Pixel (i, j) of the grid
 /// is source pixel (i*stride, j*stride).
 fg_status fg_png_read_subsampled(fg_png *ctx, int stride_px, uint8_t *dst, size_t stride);
-/// For a non-interlaced image: decodes row by row into factor x factor block averages (2...64;
-/// alpha-weighted when there is alpha), ceil(width/factor) x ceil(height/factor) pixels into dst,
-/// never holding the full-size image.
+/// Decodes row by row into factor x factor block averages (2...64; alpha-weighted when there is
+/// alpha), ceil(width/factor) x ceil(height/factor) pixels into dst, never holding the full-size
+/// image when the whole-stream path takes it. An Adam7 image must pass fg_png_deinterlace_fits.
 fg_status fg_png_read_reduced(fg_png *ctx, int factor, uint8_t *dst, size_t stride);
-/// Non-interlaced images whose filtered data fits the bound in png_internal.h are read by inflating
+/// After the header: 1 for an Adam7 image that fg_png_read_reduced can take within the memory
+/// bound (its filtered passes and its full-size 8-bit image both fit 128 MiB and max_memory), 0 else.
+int fg_png_deinterlace_fits(const fg_png *ctx);
+/// Images whose filtered data fits the bound in png_internal.h are read by inflating
 /// the whole IDAT stream at once (libdeflate) instead of through libpng's rows, with the same
 /// pixels; `allow` 0 turns that off (the tests compare both). Call before reading.
 void fg_png_set_whole_stream(fg_png *ctx, int allow);

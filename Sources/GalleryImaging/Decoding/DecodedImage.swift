@@ -12,8 +12,9 @@ public struct DecodedImage: Sendable {
     /// How to turn the stored pixels upright; apply once, after scaling (`Bitmap.oriented(_:)`).
     public let orientation: Orientation
     /// The reduction applied while decoding: 1, 2, 4 or 8 (JPEG DCT scaling, or the Adam7 grid
-    /// stride for interlaced PNG), or for a HEIC's thumbnail item the source width over the item's
-    /// (rounded down). The bitmap is about the source size times ``scaleNumerator`` divided by it.
+    /// stride of an interlaced PNG over the memory bound), 2 to 64 (a PNG's box factor), or for a HEIC's
+    /// thumbnail item the source width over the item's (rounded down). The bitmap is about the source
+    /// size times ``scaleNumerator`` divided by it.
     public let scaleDenominator: Int
     /// The numerator of the reduction: 1, except a JPEG scaled by M/8 in its DCT (3/8 or 5/8, where
     /// 1/2 or the full size would be far larger than the target).

@@ -1,12 +1,14 @@
 import CCodecs
 
-/// PNG through the two-phase C shim. Adam7 images whose early passes already cover the target are
-/// assembled from those passes alone (1, 3 or 5 of the 7), skipping most of the inflate work. Other
-/// images far larger than the target are box-reduced row by row as libpng decodes them, by the
-/// resampler's own box factor, so the full-size image is never held and the resampler's shrink is
-/// already done. Non-interlaced images whose filtered data fits 128 MiB (and maxCodecMemory) are
-/// inflated in one call by libdeflate and unfiltered by the shim instead of through libpng's rows
-/// (see ``Inflation``): the same pixels, about 1.6x faster.
+/// PNG through the two-phase C shim. Images far larger than the target are box-reduced row by row
+/// as they are decoded, by the resampler's own box factor, so the full-size image is never held and
+/// the resampler's shrink is already done. Images whose filtered data fits 128 MiB (and
+/// maxCodecMemory) are inflated in one call by libdeflate and unfiltered by the shim instead of
+/// through libpng's rows (see ``Inflation``): the same pixels, about 1.6x faster; Adam7 images are
+/// put back together row by row from their passes on the way. Only an Adam7 image over that bound
+/// is assembled from its early passes alone (1, 3 or 5 of the 7), and only when they still have
+/// twice the target's pixels on each edge: one pixel of every 8x8 block stands for the block, which
+/// aliases unless the resampler still has a 2x shrink left to average over.
 enum PNGDecoder {
     struct Session {
         let ctx: OpaquePointer
@@ -69,8 +71,8 @@ enum PNGDecoder {
         }
     }
 
-    /// How the image data is inflated: the whole IDAT stream at once (libdeflate) when the image is
-    /// not interlaced and its filtered data fits the bound in png_internal.h, else libpng's rows; or
+    /// How the image data is inflated: the whole IDAT stream at once (libdeflate) when its filtered
+    /// data fits the bound in png_internal.h, else libpng's rows; or
     /// libpng's rows always. Both give the same pixels (the tests compare them).
     enum Inflation {
         case wholeStreamWhenItFits
@@ -89,10 +91,13 @@ enum PNGDecoder {
             let (sw, sh) = (Int(session.header.width), Int(session.header.height))
             let minimum = options.target.minimumSize(sourceWidth: sw, sourceHeight: sh)
             let interlaced = session.header.interlaced != 0
-            let stride = options.useFastPaths && interlaced
-                ? halvingReduction(sourceWidth: sw, sourceHeight: sh, minimum: minimum)
+            // Whether the Adam7 image can be box-reduced row by row; the same answer whichever
+            // ``Inflation``, so the two give the same geometry and pixels.
+            let reducible = !interlaced || fg_png_deinterlace_fits(session.ctx) != 0
+            let stride = options.useFastPaths && !reducible
+                ? halvingReduction(sourceWidth: sw, sourceHeight: sh, minimum: (2 * minimum.width, 2 * minimum.height))
                 : 1
-            let factor = options.useFastPaths && !interlaced
+            let factor = options.useFastPaths && reducible
                 ? boxFactor(sourceWidth: sw, sourceHeight: sh, minimum: minimum)
                 : 1
             let reduction = max(stride, factor)
