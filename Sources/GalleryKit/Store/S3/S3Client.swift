@@ -40,11 +40,13 @@ public struct S3Client: Sendable {
                                  sessionToken: credentials.sessionToken, region: endpoint.region)
     }
 
-    /// Checks the bucket exists and the keys may list it (one `ListObjectsV2` of at most one key).
-    /// Throws ``S3Error/accessDenied(bucket:key:code:)`` for refused keys and
+    /// Checks the bucket exists and the keys may list it (one `ListObjectsV2` of at most one key, under
+    /// `prefix` when given). Throws ``S3Error/accessDenied(bucket:key:code:)`` for refused keys and
     /// ``S3Error/noSuchBucket(bucket:)`` for a missing bucket, at once (neither is retried).
-    public func checkBucket() async throws(S3Error) {
-        let response = try await send("check bucket", .get, query: [("list-type", "2"), ("max-keys", "1")])
+    public func checkBucket(prefix: String = "") async throws(S3Error) {
+        var query = [(name: "list-type", value: "2"), (name: "max-keys", value: "1")]
+        if !prefix.isEmpty { query.append((name: "prefix", value: prefix)) }
+        let response = try await send("check bucket", .get, query: query)
         guard (200..<300).contains(response.status) else { throw failure("check bucket", nil, response) }
     }
 
