@@ -45,7 +45,6 @@ struct MergeCommand: AsyncParsableCommand {
         let store = try storage.store(out: out, command: "fetch-gallery merge", caCertificates: nil)
         if let store {
             do throws(S3Error) {
-                try await store.client.checkBucket(prefix: store.bucketLocation.key(ShardLayout.partsFolder + "/"))
                 merge.startedShards = try await store.fetchParts()
             } catch {
                 StandardError.line("fetch-gallery merge: \(error)")

@@ -1,7 +1,8 @@
 import Foundation
 
 extension S3GalleryStore {
-    /// Prepares a merge into the store: fetches what `merge` reads into the work folder, every shard's
+    /// Prepares a merge into the store: checks the bucket answers (a listing of at most one key under
+    /// `shards/`), fetches what `merge` reads into the work folder, every shard's
     /// part and summary (the keys under `shards/` only, never a listing of the whole bucket), and the
     /// earlier merge's key list (``MergeKeyList``), and starts this merge's list. Local parts from an
     /// earlier merge are dropped first, so a shard that is running again is not taken as done.
@@ -16,6 +17,7 @@ extension S3GalleryStore {
         for name in POSIX.names(in: local) ?? [] { POSIX.remove(local + "/" + name) }
         do { try POSIX.makeDirectories(local) } catch { throw .file(path: local, reason: error.description) }
         let prefix = bucketLocation.key(ShardLayout.partsFolder + "/")
+        try await client.checkBucket(prefix: prefix)
         let parts = try await client.list(prefix: prefix).compactMap { object -> (key: String, name: String)? in
             let name = String(object.key.dropFirst(prefix.count))
             guard !name.isEmpty, !name.contains("/"),

@@ -30,7 +30,6 @@ import Testing
     static func merge(_ client: S3Client, prefix: String, work: String, perPage: Int) async throws -> (MergeReport, deleted: Int) {
         let store = try S3GalleryStore(client: client, location: S3Location(bucket: client.bucket, prefix: prefix),
                                        workFolder: work, inFlight: 8, checkpointInterval: nil)
-        try await client.checkBucket(prefix: prefix + "shards/")
         var merge = GalleryMerge(folder: store.folder)
         merge.startedShards = try await store.fetchParts()
         merge.store = store
