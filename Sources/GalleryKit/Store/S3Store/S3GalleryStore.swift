@@ -13,7 +13,8 @@ import Synchronization
 /// What the bucket holds is known without listing it: every upload that succeeds is appended to
 /// `published.tsv` in the work folder, uploaded with the journal (see ``checkpoint(journal:)``).
 /// The journal is uploaded only after every file it records is stored, so a run on a fresh work folder
-/// that fetches both (``prepare()``) trusts what they say.
+/// that fetches both (``prepare()``) trusts what they say. A merge keeps the list of the keys it
+/// wrote in the store likewise (``MergeKeyList``), so the next merge deletes what went stale.
 public final class S3GalleryStore: GalleryStore {
     public let folder: String
     public let client: S3Client
