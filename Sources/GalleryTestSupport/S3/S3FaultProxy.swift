@@ -6,7 +6,8 @@ import Glibc
 
 /// A TCP proxy on 127.0.0.1 in front of an S3 service (the tests' ``RadosGateway``) that counts the
 /// bytes clients send and answers chosen requests itself with an S3 error (`503 SlowDown` for a
-/// while, a `400` for one part of a multipart upload) instead of passing them on.
+/// while, a `400` for one part of a multipart upload) instead of passing them on, or cuts the
+/// gateway's answer to chosen requests short (a download that breaks off).
 ///
 /// The Host header is passed on unchanged, so signatures made for the proxy's address verify at the
 /// gateway. Each request gets its own upstream connection (`Connection: close` is added), so a request
@@ -40,6 +41,7 @@ public final class S3FaultProxy: @unchecked Sendable {
         var connections = 0
         var stopped = false
         var uploadRate: Int?
+        var cuts: [(targetContains: String, afterBodyBytes: Int, remaining: Int)] = []
     }
 
     private let upstreamPort: UInt16
@@ -86,6 +88,20 @@ public final class S3FaultProxy: @unchecked Sendable {
                      method: String? = nil, targetContains: String? = nil) {
         state.withLock {
             $0.faults.append(Fault(method: method, targetContains: targetContains, status: status, code: code, remaining: count))
+        }
+    }
+
+    /// Closes the connection of the next `count` requests whose target contains `targetContains` once
+    /// `afterBodyBytes` bytes of the gateway's answer body have gone to the client (the head says more).
+    public func cutResponses(next count: Int, targetContains: String, afterBodyBytes: Int) {
+        state.withLock { $0.cuts.append((targetContains, afterBodyBytes, count)) }
+    }
+
+    /// Forgets the faults and cuts not used up yet.
+    public func clearFaults() {
+        state.withLock { s in
+            s.faults = []
+            s.cuts = []
         }
     }
 
@@ -146,7 +162,7 @@ public final class S3FaultProxy: @unchecked Sendable {
             + "\r\nConnection: close\r\n\r\n"
         _ = Socket.sendAll(upstream, Array(rewritten.utf8)[...])
         _ = Socket.sendAll(upstream, buffer[(headEnd! + 4)...])
-        pump(client: client, upstream: upstream, connection: connection)
+        pump(client: client, upstream: upstream, connection: connection, cutAfter: takeCut(target: target))
     }
 
     private func takeFault(method: String, target: String) -> Fault? {
@@ -157,6 +173,14 @@ public final class S3FaultProxy: @unchecked Sendable {
             }) else { return nil }
             s.faults[index].remaining -= 1
             return s.faults[index]
+        }
+    }
+
+    private func takeCut(target: String) -> Int? {
+        state.withLock { s in
+            guard let index = s.cuts.firstIndex(where: { $0.remaining > 0 && target.contains($0.targetContains) }) else { return nil }
+            s.cuts[index].remaining -= 1
+            return s.cuts[index].afterBodyBytes
         }
     }
 
@@ -176,9 +200,11 @@ public final class S3FaultProxy: @unchecked Sendable {
         }
     }
 
-    /// Relays both ways until the gateway closes, counting the client's bytes.
-    private func pump(client: Int32, upstream: Int32, connection: Int) {
+    /// Relays both ways until the gateway closes, counting the client's bytes; with `cutAfter`, stops
+    /// once that many bytes of the answer's body went to the client.
+    private func pump(client: Int32, upstream: Int32, connection: Int, cutAfter: Int? = nil) {
         var clientOpen = true
+        var answer: [UInt8] = [], bodyStart: Int?
         while true {
             var fds = [pollfd(fd: upstream, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: clientOpen ? client : -1, events: Int16(POLLIN), revents: 0)]
@@ -193,8 +219,17 @@ public final class S3FaultProxy: @unchecked Sendable {
                 }
             }
             if fds[0].revents != 0 {
-                let chunk = Socket.receive(upstream)
+                var chunk = Socket.receive(upstream)
                 if chunk.isEmpty { return }
+                if let cutAfter {
+                    answer += chunk
+                    bodyStart = bodyStart ?? Self.find([13, 10, 13, 10], in: answer).map { $0 + 4 }
+                    if let bodyStart, answer.count - bodyStart >= cutAfter {
+                        chunk = Array(chunk.dropLast(answer.count - bodyStart - cutAfter))
+                        _ = Socket.sendAll(client, chunk[...])
+                        return
+                    }
+                }
                 if Socket.sendAll(client, chunk[...]) < chunk.count { return }
             }
         }

@@ -15,6 +15,9 @@ public struct DownloadRequest: Sendable {
     /// Return a body that arrived whole in memory unwritten, in ``DownloadResult/unpublished``, for the
     /// caller to publish where it uses the bytes (see ``UnpublishedDownload``). Off by default.
     public var leavesSmallBodyUnpublished = false
+    /// Sign each attempt with AWS Signature Version 4 (an object fetched from S3 or a compatible store);
+    /// see ``AWSSignature`` for the headers the caller must supply.
+    public var awsSignature: AWSSignature?
 
     /// A download of `url` to `destination`.
     public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,

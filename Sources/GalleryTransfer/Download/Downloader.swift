@@ -34,6 +34,7 @@ extension TransferEngine {
         let local = paths.loadLocal()
         let plan = ResumePlan.make(local: local, url: request.url)
         var http = HTTPRequest(url: request.url, headers: request.headers, addressPolicy: request.addressPolicy)
+        http.awsSignature = request.awsSignature
         if case .resume(let from, let validator) = plan {
             http.headers.set("Range", "bytes=\(from)-")
             http.headers.set("If-Range", validator.headerValue)

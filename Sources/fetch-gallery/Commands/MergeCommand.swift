@@ -39,12 +39,12 @@ struct MergeCommand: AsyncParsableCommand {
     func run() async throws {
         let report: MergeReport
         var merge = GalleryMerge(folder: out, shards: count)
-        // s3://: the parts are fetched into the work folder (the keys under shards/ only), and the
-        // index, pages and manifest written there go to the bucket.
+        // s3://: the parts are streamed into the work folder (the keys under shards/ only), and the
+        // index, pages and manifest written there go to the bucket; what the earlier merge wrote and
+        // this one did not is deleted once index.html is up (its key list is kept under shards/).
         let store = try storage.store(out: out, command: "fetch-gallery merge", caCertificates: nil)
         if let store {
             do throws(S3Error) {
-                try await store.client.checkBucket()
                 merge.startedShards = try await store.fetchParts()
             } catch {
                 StandardError.line("fetch-gallery merge: \(error)")
@@ -66,7 +66,7 @@ struct MergeCommand: AsyncParsableCommand {
             }
         }
         if let store {
-            do throws(GalleryError) { try await store.flush() } catch {
+            do throws(GalleryError) { try await store.finishMerge() } catch {
                 StandardError.line("fetch-gallery merge: \(error)")
                 throw ExitCode(1)
             }

@@ -60,6 +60,10 @@ struct StoreOptions: ParsableArguments {
             configuration.maxConcurrentTransfers = s3Uploads
             configuration.maxConcurrentPerHost = s3Uploads
             configuration.caCertificatesPath = caCertificates
+            // The bucket is the user's own: a merge streams shard parts of hundreds of MB from it, which
+            // the 256 MiB cap and 5-minute deadline for other people's photos would cut off.
+            configuration.maxBodyBytes = .max
+            configuration.deadline = 3600
             client = S3Client(engine: TransferEngine(configuration: configuration), endpoint: endpoint,
                               credentials: credentials, bucket: location.bucket)
         } catch {

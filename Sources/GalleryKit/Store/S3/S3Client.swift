@@ -40,11 +40,13 @@ public struct S3Client: Sendable {
                                  sessionToken: credentials.sessionToken, region: endpoint.region)
     }
 
-    /// Checks the bucket exists and the keys may list it (one `ListObjectsV2` of at most one key).
-    /// Throws ``S3Error/accessDenied(bucket:key:code:)`` for refused keys and
+    /// Checks the bucket exists and the keys may list it (one `ListObjectsV2` of at most one key, under
+    /// `prefix` when given). Throws ``S3Error/accessDenied(bucket:key:code:)`` for refused keys and
     /// ``S3Error/noSuchBucket(bucket:)`` for a missing bucket, at once (neither is retried).
-    public func checkBucket() async throws(S3Error) {
-        let response = try await send("check bucket", .get, query: [("list-type", "2"), ("max-keys", "1")])
+    public func checkBucket(prefix: String = "") async throws(S3Error) {
+        var query = [(name: "list-type", value: "2"), (name: "max-keys", value: "1")]
+        if !prefix.isEmpty { query.append((name: "prefix", value: prefix)) }
+        let response = try await send("check bucket", .get, query: query)
         guard (200..<300).contains(response.status) else { throw failure("check bucket", nil, response) }
     }
 
@@ -54,6 +56,29 @@ public struct S3Client: Sendable {
         if response.status == 404, errorCode(response) != "NoSuchBucket" { return nil }
         guard (200..<300).contains(response.status) else { throw failure("GET", key, response) }
         return Data(response.body)
+    }
+
+    /// Streams the object at `key` into the file at `path` through the engine's downloader: the body
+    /// goes to `path.part` as it arrives (memory stays flat whatever the object's size), an attempt cut
+    /// short is resumed with `Range`/`If-Range` by the next one, and the file appears at `path` by rename
+    /// only once its length is the one the store announced. On any failure nothing is at `path` (a
+    /// partial may stay as `path.part`, never taken for the object). Returns false when there is no such key.
+    public func download(key: String, to path: String) async throws(S3Error) -> Bool {
+        var request = DownloadRequest(url: endpoint.url(bucket: bucket, key: key), destination: path,
+                                      headers: ["x-amz-content-sha256": Self.emptyPayloadHash])
+        request.awsSignature = signature
+        do {
+            _ = try await engine.download(request)
+            return true
+        } catch {
+            switch error.status {
+            case 404?: return false
+            case 403?: throw .accessDenied(bucket: bucket, key: key, code: "HTTP 403")
+            default:
+                if case .fileSystem(let file, let message) = error.reason { throw .file(path: file, reason: message) }
+                throw .transfer(bucket: bucket, key: key, operation: "GET", detail: error.description, status: error.status)
+            }
+        }
     }
 
     /// The object's size, ETag, type and cache policy, or nil when there is no such key.

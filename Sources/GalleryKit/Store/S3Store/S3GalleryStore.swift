@@ -13,7 +13,8 @@ import Synchronization
 /// What the bucket holds is known without listing it: every upload that succeeds is appended to
 /// `published.tsv` in the work folder, uploaded with the journal (see ``checkpoint(journal:)``).
 /// The journal is uploaded only after every file it records is stored, so a run on a fresh work folder
-/// that fetches both (``prepare()``) trusts what they say.
+/// that fetches both (``prepare()``) trusts what they say. A merge keeps the list of the keys it
+/// wrote in the store likewise (``MergeKeyList``), so the next merge deletes what went stale.
 public final class S3GalleryStore: GalleryStore {
     public let folder: String
     public let client: S3Client
@@ -58,7 +59,9 @@ public final class S3GalleryStore: GalleryStore {
     private enum Job: Sendable { case put(String, UInt64), delete(String, UInt64) }
     private let jobs: AsyncStream<Job>.Continuation
     private let uploader: Task<Void, Never>
-    private let log: Mutex<Int32>
+    let log: Mutex<Int32>
+    /// While a merge writes (``fetchParts()`` to ``finishMerge()``): the keys it writes and the earlier merge's.
+    let merging = Mutex<MergeKeyList?>(nil)
 
     /// A store for `location`, working in the local folder `workFolder` (created when missing).
     public init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
@@ -104,6 +107,7 @@ public final class S3GalleryStore: GalleryStore {
     }
 
     public func publish(_ path: String) {
+        merging.withLock { $0 }?.wrote(path)
         // The entry point goes last, once everything it links to is stored (see flush()).
         if path == GalleryNaming.indexPath {
             state.withLock { $0.entryPoint = true }
@@ -114,8 +118,13 @@ public final class S3GalleryStore: GalleryStore {
 
     public func remove(_ path: String) {
         POSIX.remove(folder + "/" + path)
-        enqueue { .delete(path, $0) }
+        // A merge deletes from the store once index.html no longer links to what it deletes.
+        if let keys = merging.withLock({ $0 }) { return keys.removed(path) }
+        removeFromStore(path)
     }
+
+    /// Queues the deletion of `path` from the store (its failure comes out of the next ``flush()``).
+    func removeFromStore(_ path: String) { enqueue { .delete(path, $0) } }
 
     public func flush() async throws(GalleryError) {
         try await wait()
@@ -126,7 +135,7 @@ public final class S3GalleryStore: GalleryStore {
     }
 
     /// Waits for every upload queued before this call; throws the first failure.
-    private func wait() async throws(GalleryError) {
+    func wait() async throws(GalleryError) {
         let through = state.withLock { $0.next }
         await withCheckedContinuation { continuation in
             let ready = state.withLock { s -> Bool in
@@ -147,57 +156,6 @@ public final class S3GalleryStore: GalleryStore {
         try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
         try AtomicFile.write(Array(data), to: folder + "/" + path)
         return true
-    }
-
-    // MARK: the run's bookkeeping
-
-    /// Checks the bucket answers to the keys (before any photo is downloaded), fetches the journal
-    /// `journalPath` and the list of stored files when the work folder has no journal (a run on
-    /// another machine resumes), and queues the photo files the work folder holds that the store has
-    /// not (a run killed before they were uploaded). Throws the client's error for wrong keys or a missing bucket.
-    public func prepare(journal journalPath: String) async throws(S3Error) {
-        try await client.checkBucket()
-        if POSIX.fileSize(folder + "/" + journalPath) == nil {
-            for path in [Self.publishedPath, journalPath] {
-                let remote = path == Self.publishedPath ? Self.publishedKeyPath(journal: journalPath) : path
-                guard let data = try await client.get(key: bucketLocation.key(remote)) else { continue }
-                do {
-                    try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
-                    if path == Self.publishedPath {
-                        let fd = log.withLock { $0 }
-                        try POSIX.writeAll(fd, Array(data), path: folder + "/" + path)
-                    } else {
-                        try AtomicFile.write(Array(data), to: folder + "/" + path)
-                    }
-                } catch { throw .file(path: folder + "/" + path, reason: error.description) }
-            }
-            _ = loadPublished()
-        }
-        let known = state.withLock { $0.published }
-        for root in ["photos", "thumbs"] {
-            for path in Self.files(under: root, in: folder) where known[path] == nil { publish(path) }
-        }
-    }
-
-    /// Uploads the journal at `journalPath` once every file handed over before this call is stored,
-    /// with the list of stored files before it (a journal never names a file the store lacks).
-    public func checkpoint(journal journalPath: String) async throws(GalleryError) {
-        let snapshot = folder + "/.fetch-gallery/store/journal.snapshot"
-        // The journal as it is now: the files of every record in it were handed over before this point.
-        if let bytes = try POSIX.readAll(folder + "/" + journalPath) { try AtomicFile.write(bytes, to: snapshot) }
-        else { return }
-        try await flush()
-        let listing = folder + "/.fetch-gallery/store/published.snapshot"
-        if let bytes = try POSIX.readAll(folder + "/" + Self.publishedPath) { try AtomicFile.write(bytes, to: listing) }
-        try await upload(listing, as: Self.publishedKeyPath(journal: journalPath))
-        try await upload(snapshot, as: journalPath)
-    }
-
-    private func upload(_ local: String, as path: String) async throws(GalleryError) {
-        do {
-            _ = try await client.putFile(key: bucketLocation.key(path), path: local,
-                                         contentType: GalleryFileKind.contentType(of: path), cacheControl: "no-cache")
-        } catch { throw .store(location: location, reason: error.description) }
     }
 
     // MARK: uploads
@@ -263,8 +221,11 @@ public final class S3GalleryStore: GalleryStore {
         for continuation in ready { continuation.resume() }
     }
 
+    /// The stored files and their sizes, as far as this store knows.
+    var publishedFiles: [String: Int64] { state.withLock { $0.published } }
+
     /// Reads `published.tsv` into the known files; returns how many it names.
-    private func loadPublished() -> Int {
+    func loadPublished() -> Int {
         guard let bytes = try? POSIX.readAll(folder + "/" + Self.publishedPath) else { return 0 }
         var found: [String: Int64] = [:]
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
@@ -274,19 +235,5 @@ public final class S3GalleryStore: GalleryStore {
         }
         state.withLock { s in s.published.merge(found) { _, new in new } }
         return found.count
-    }
-
-    /// The regular files under `root` in `folder`, relative to `folder` (temporary files left out).
-    static func files(under root: String, in folder: String) -> [String] {
-        var found: [String] = []
-        var pending = [root]
-        while let directory = pending.popLast() {
-            for name in POSIX.names(in: folder + "/" + directory) ?? [] where !name.hasPrefix(AtomicFile.temporaryPrefix)
-                && !name.hasSuffix(".part") && !name.hasSuffix(".part.meta") && !name.hasSuffix(".tmp") {
-                let path = directory + "/" + name
-                if POSIX.fileSize(folder + "/" + path) != nil { found.append(path) } else { pending.append(path) }
-            }
-        }
-        return found
     }
 }

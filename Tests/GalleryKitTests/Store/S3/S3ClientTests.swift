@@ -34,6 +34,21 @@ import Testing
         try await client.delete(key: "x")
     }
 
+    /// An object larger than the engine's memory buffer goes to the file through a `.part` (the
+    /// spilled, signed path), byte for byte; a missing key writes nothing and reads as false.
+    @Test func downloadStreamsAnObjectToAFile() async throws {
+        let client = try S3TestKit.client()
+        let dir = try TempDirectory()
+        let body = S3TestKit.bytes(3_000_001, seed: 3)
+        #expect(body.count > client.engine.configuration.memoryBufferLimit)
+        _ = try await client.put(key: "d/part.jsonl", body: body, contentType: "application/x-ndjson")
+        #expect(try await client.download(key: "d/part.jsonl", to: dir.file("part.jsonl")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("part.jsonl"))) == Data(body))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("part.jsonl.part")))
+        #expect(try await !client.download(key: "d/missing", to: dir.file("missing")))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("missing")))
+    }
+
     /// The first object stays; the second one's bytes never leave the client (the HEAD finds it).
     @Test func ifNoneMatchKeepsTheFirstObjectAndDoesNotSendTheSecondBody() async throws {
         let proxy = try S3TestKit.proxy()
