@@ -34,13 +34,15 @@ extension TransferEngine {
         let local = paths.loadLocal()
         let plan = ResumePlan.make(local: local, url: request.url)
         var http = HTTPRequest(url: request.url, headers: request.headers, addressPolicy: request.addressPolicy)
+        http.awsSignature = request.awsSignature
         if case .resume(let from, let validator) = plan {
             http.headers.set("Range", "bytes=\(from)-")
             http.headers.set("If-Range", validator.headerValue)
         }
         let sink = DownloadSink(paths: paths, url: request.url, plan: plan,
                                 memoryLimit: configuration.memoryBufferLimit, durable: durable, sidecarFound: local != nil)
-        let attemptSpec = spec(for: http, remaining: remaining, sniffImage: request.expectImage)
+        var attemptSpec = spec(for: http, remaining: remaining, sniffImage: request.expectImage)
+        if let limit = request.maxBodyBytes { attemptSpec.maxBodyBytes = limit }
         let observers = self.observers
         let url = request.url
         let offset = plan.offset
