@@ -15,9 +15,12 @@ public struct DownloadRequest: Sendable {
     /// Return a body that arrived whole in memory unwritten, in ``DownloadResult/unpublished``, for the
     /// caller to publish where it uses the bytes (see ``UnpublishedDownload``). Off by default.
     public var leavesSmallBodyUnpublished = false
-    /// Sign each attempt with AWS Signature Version 4 (an object fetched from S3 or a compatible store);
-    /// see ``AWSSignature`` for the headers the caller must supply.
+    /// Sign with AWS Signature Version 4 (a file of one's own S3 store); the caller sets
+    /// `x-amz-content-sha256` in ``headers`` (see ``AWSSignature``).
     public var awsSignature: AWSSignature?
+    /// The largest body accepted for this download, instead of the engine's `maxBodyBytes` (a file of
+    /// one's own, such as a plan, that may be larger than any image); nil: the engine's.
+    public var maxBodyBytes: Int64?
 
     /// A download of `url` to `destination`.
     public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,

@@ -41,7 +41,8 @@ extension TransferEngine {
         }
         let sink = DownloadSink(paths: paths, url: request.url, plan: plan,
                                 memoryLimit: configuration.memoryBufferLimit, durable: durable, sidecarFound: local != nil)
-        let attemptSpec = spec(for: http, remaining: remaining, sniffImage: request.expectImage)
+        var attemptSpec = spec(for: http, remaining: remaining, sniffImage: request.expectImage)
+        if let limit = request.maxBodyBytes { attemptSpec.maxBodyBytes = limit }
         let observers = self.observers
         let url = request.url
         let offset = plan.offset

@@ -9,6 +9,10 @@ import GallerySync
 /// round the loops, even when they come one at a time. The engine
 /// maps a slot to a transfer loop, always the same loop for the same host and slot, so each loop opens
 /// at most as many connections to a host as it has slots of that host: all loops together, `perHost`.
+///
+/// A host with a cap of its own (`own`, from ``TransferConfiguration/hostLimits``) has that many slots
+/// instead, is not counted in `total`, and queues apart: its transfers neither wait for the others'
+/// total nor take from it.
 final class AdmissionGate: Sendable {
     private struct Waiter {
         let host: String
@@ -27,6 +31,8 @@ final class AdmissionGate: Sendable {
         /// being fetched from now, however many a run meets).
         var perHost: [String: HostSlots] = [:]
         var waiters: [Waiter] = []
+        /// Waiters for the hosts of `own`, by host.
+        var ownWaiters: [String: [Waiter]] = [:]
         var peak = 0
         /// Admissions so far: where the search for a free slot starts (one counter for every host, so
         /// that nothing is kept for a host with no transfer running).
@@ -35,18 +41,29 @@ final class AdmissionGate: Sendable {
 
     let total: Int
     let perHost: Int
+    /// Hosts with caps of their own, outside `total`.
+    let own: [String: Int]
     private let state = Locked(State())
 
-    init(total: Int, perHost: Int) {
+    init(total: Int, perHost: Int, own: [String: Int] = [:]) {
         self.total = max(1, total)
         self.perHost = max(1, perHost)
+        self.own = own.mapValues { max(1, $0) }
     }
+
+    /// The slots `host` has.
+    func capacity(_ host: String) -> Int { own[host] ?? perHost }
 
     /// Suspends until a slot for `host` is free, then holds it until `release(host:slot:)`; returns its number
     /// (0 ..< perHost).
     func acquire(host: String) async -> Int {
         await withHandOffContinuation { (c: HandOffContinuation<Int, Never>) in
             let admitted: Int? = state.withLock { s in
+                if let cap = own[host] {
+                    if s.ownWaiters[host] == nil, held(s, host) < cap { return take(&s, host) }
+                    s.ownWaiters[host, default: []].append(Waiter(host: host, continuation: c))
+                    return nil
+                }
                 if s.waiters.isEmpty || !s.waiters.contains(where: { $0.host == host }),
                    s.running < total, held(s, host) < perHost {
                     return take(&s, host)
@@ -60,12 +77,21 @@ final class AdmissionGate: Sendable {
 
     func release(host: String, slot: Int) {
         let woken: [(HandOffContinuation<Int, Never>, Int)] = state.withLock { s in
-            s.running -= 1
+            if own[host] == nil { s.running -= 1 }
             if var slots = s.perHost[host], slot < slots.held.count {
                 slots.held[slot] = false
                 s.perHost[host] = slots.held.contains(true) ? slots : nil
             }
             var ready: [(HandOffContinuation<Int, Never>, Int)] = []
+            if own[host] != nil {
+                // One slot came free: the host's first waiter takes it.
+                if var queue = s.ownWaiters[host], !queue.isEmpty {
+                    let w = queue.removeFirst()
+                    s.ownWaiters[host] = queue.isEmpty ? nil : queue
+                    ready.append((w.continuation, take(&s, host)))
+                }
+                return ready
+            }
             var i = 0
             while i < s.waiters.count && s.running < total {
                 let w = s.waiters[i]
@@ -82,9 +108,9 @@ final class AdmissionGate: Sendable {
     }
 
     /// Transfers waiting for a slot now (for tests).
-    var waiting: Int { state.withLock { $0.waiters.count } }
+    var waiting: Int { state.withLock { $0.waiters.count + $0.ownWaiters.values.reduce(0) { $0 + $1.count } } }
 
-    /// The most transfers that ever ran at once (for tests and metrics).
+    /// The most transfers that ever ran at once, hosts with caps of their own left out (for tests and metrics).
     var peakRunning: Int { state.withLock { $0.peak } }
 
     /// Slots of `host` held now.
@@ -95,12 +121,15 @@ final class AdmissionGate: Sendable {
     /// Takes the first free slot of `host` from this admission's starting point (the caller checked there
     /// is one) and returns its number.
     private func take(_ s: inout State, _ host: String) -> Int {
-        s.running += 1
-        s.peak = max(s.peak, s.running)
-        var slots = s.perHost[host] ?? HostSlots(held: [Bool](repeating: false, count: perHost))
-        var slot = s.turn % perHost
+        let cap = capacity(host)
+        if own[host] == nil {
+            s.running += 1
+            s.peak = max(s.peak, s.running)
+        }
+        var slots = s.perHost[host] ?? HostSlots(held: [Bool](repeating: false, count: cap))
+        var slot = s.turn % cap
         s.turn &+= 1
-        while slots.held[slot] { slot = (slot + 1) % perHost }
+        while slots.held[slot] { slot = (slot + 1) % cap }
         slots.held[slot] = true
         s.perHost[host] = slots
         return slot

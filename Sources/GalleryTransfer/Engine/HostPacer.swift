@@ -11,18 +11,21 @@ final class HostPacer: Sendable {
     /// Nanoseconds between request starts to one host; nil: no spacing (pauses still apply).
     private let interval: UInt64?
     private let exemptsLoopback: Bool
+    /// Hosts left out of the spacing (``HostLimit/exemptFromRate``).
+    private let exempt: Set<String>
     /// Per host: the uptime (ns) before which no request may start.
     private let nextStart = Locked<[String: UInt64]>([:])
 
-    init(requestsPerSecond: Double?, exemptsLoopback: Bool) {
+    init(requestsPerSecond: Double?, exemptsLoopback: Bool, exempt: Set<String> = []) {
         interval = requestsPerSecond.flatMap { $0 > 0 && $0.isFinite ? UInt64(1e9 / $0) : nil }
         self.exemptsLoopback = exemptsLoopback
+        self.exempt = exempt
     }
 
     /// Takes the host's next start slot; returns the seconds to wait for it (0: go now).
     func reserve(host: String) -> Double {
         let now = DispatchTime.now().uptimeNanoseconds
-        let spacing = exemptsLoopback && Self.isLoopback(host) ? nil : interval
+        let spacing = exempt.contains(host) || exemptsLoopback && Self.isLoopback(host) ? nil : interval
         return nextStart.withLock { next -> Double in
             let slot = max(now, next[host] ?? 0)
             if let spacing {

@@ -6,6 +6,11 @@ public struct TransferConfiguration: Sendable {
     public var maxConcurrentTransfers = 16
     /// Transfers running at once against one host (host:port).
     public var maxConcurrentPerHost = 6
+    /// Hosts with limits of their own, by admission key (``hostKey(of:)``: "host:port" as the URL spells
+    /// it, lower-cased): one's own object store taking many uploads at once while the photo hosts keep
+    /// `maxConcurrentPerHost`. Such a host's transfers are held to its own cap only and are not counted in
+    /// `maxConcurrentTransfers`, so the other hosts keep the whole of it (see ``HostLimit``).
+    public var hostLimits: [String: HostLimit] = [:]
     /// Transfer loops: libcurl multi handles each driven by a thread of its own (see `Lane`). A loop's
     /// thread does the kernel's and libcurl's work of every transfer it carries, about 5% of the CPU of a
     /// whole job on small photos; the default, one per 8 cores and at least two, keeps any one of them
@@ -54,4 +59,7 @@ public struct TransferConfiguration: Sendable {
 
     /// The defaults: 16 transfers, 6 per host, 5 attempts, 300 s deadline, 256 MiB body cap.
     public init() {}
+
+    /// The admission key of `url`: its "host:port" as spelled, lower-cased (the key of ``hostLimits``).
+    public static func hostKey(of url: String) -> String { TransferEngine.hostKey(url) }
 }

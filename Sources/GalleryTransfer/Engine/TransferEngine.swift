@@ -21,14 +21,19 @@ public final class TransferEngine: Sendable {
     public init(configuration: TransferConfiguration = TransferConfiguration()) {
         self.configuration = configuration
         let count = max(1, configuration.transferLoops)
+        let limits = configuration.hostLimits
+        let ownTransfers = limits.values.reduce(0) { $0 + $1.maxConcurrent }
         loops = (0..<count).map { index in
-            MultiLoop(maxConnections: max(32, configuration.maxConcurrentTransfers * 2),
+            MultiLoop(maxConnections: max(32, (configuration.maxConcurrentTransfers + ownTransfers) * 2),
                       name: count == 1 ? "fg-curl" : "fg-curl-\(index)")
         }
-        gate = AdmissionGate(total: configuration.maxConcurrentTransfers, perHost: configuration.maxConcurrentPerHost)
-        observers = ObserverFanout(observers: configuration.observers)
+        gate = AdmissionGate(total: configuration.maxConcurrentTransfers, perHost: configuration.maxConcurrentPerHost,
+                             own: limits.mapValues(\.maxConcurrent))
+        observers = ObserverFanout(observers: configuration.observers,
+                                   unobserved: Set(limits.filter { !$0.value.observed }.keys))
         pacer = HostPacer(requestsPerSecond: configuration.requestsPerSecondPerHost,
-                          exemptsLoopback: configuration.rateExemptsLoopback)
+                          exemptsLoopback: configuration.rateExemptsLoopback,
+                          exempt: Set(limits.filter { $0.value.exemptFromRate }.keys))
     }
 
     deinit { for loop in loops { loop.stop() } }

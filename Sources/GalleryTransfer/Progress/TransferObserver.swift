@@ -57,12 +57,18 @@ extension TransferObserver {
 /// Fans one event out to many observers.
 struct ObserverFanout: Sendable {
     let observers: [any TransferObserver]
+    /// Hosts whose transfers are not reported (``HostLimit/observed``).
+    var unobserved: Set<String> = []
     var isEmpty: Bool { observers.isEmpty }
 
-    func start(_ id: TransferID, _ url: String) { for o in observers { o.transferDidStart(id: id, url: url) } }
-    func progress(_ p: TransferProgress) { for o in observers { o.transferDidProgress(p) } }
-    func retry(_ id: TransferID, _ url: String, _ e: TransferError, _ d: Double) {
-        for o in observers { o.transferWillRetry(id: id, url: url, after: e, delay: d) }
+    private func told(_ url: String) -> [any TransferObserver] {
+        unobserved.isEmpty || !unobserved.contains(TransferEngine.hostKey(url)) ? observers : []
     }
-    func finish(_ f: TransferFinish) { for o in observers { o.transferDidFinish(f) } }
+
+    func start(_ id: TransferID, _ url: String) { for o in told(url) { o.transferDidStart(id: id, url: url) } }
+    func progress(_ p: TransferProgress) { for o in told(p.url) { o.transferDidProgress(p) } }
+    func retry(_ id: TransferID, _ url: String, _ e: TransferError, _ d: Double) {
+        for o in told(url) { o.transferWillRetry(id: id, url: url, after: e, delay: d) }
+    }
+    func finish(_ f: TransferFinish) { for o in told(f.url) { o.transferDidFinish(f) } }
 }

@@ -58,7 +58,7 @@ struct GalleryCommand: AsyncParsableCommand {
     var includeNSFW = false
 
     @Flag(name: .customLong("from-plan"),
-          help: "Fetch the photos of OUT/plan.jsonl (made by 'fetch-gallery plan'); with --shard, its lines i with i mod N = K.")
+          help: "Fetch the photos of OUT/plan.jsonl (made by 'fetch-gallery plan'; with --out s3://, fetched from the bucket); with --shard, its lines i with i mod N = K.")
     var fromPlan = false
 
     @Option(name: .customLong("demo-synthetic"),
@@ -129,9 +129,6 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--shard works with a 500px-style --api and with --urls; --source \(sources.source!) lists by its own cursor: read it once with 'fetch-gallery plan --source \(sources.source!) ... --out OUT', then run the shards with 'fetch-gallery run --out OUT --from-plan --shard K/N'")
         }
         if sources.source == "500px", api == nil { throw ValidationError("--source 500px needs --api URL") }
-        if fromPlan, StoreOptions.isStore(out) {
-            throw ValidationError("--from-plan reads the plan from a folder: give --out a folder (plans in a store are not supported yet)")
-        }
     }
 
     func run() async throws {
@@ -140,11 +137,8 @@ struct GalleryCommand: AsyncParsableCommand {
         var demo: DemoServer?
         let source: GalleryJob.Source
         if fromPlan {
-            let path = PlanFile.path(in: out)
-            do { source = .plan(path: path, source: try PlanFile.header(at: path).source) } catch {
-                StandardError.line("fetch-gallery: \(error)")
-                throw ExitCode(3)
-            }
+            // From a store, the path is the work folder's, once the plan is fetched (below).
+            source = StoreOptions.isStore(out) ? .plan(path: "", source: "") : try Self.planSource(at: PlanFile.path(in: out))
         } else if let listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW,
                                                    command: "fetch-gallery") {
             source = listed
@@ -186,14 +180,18 @@ struct GalleryCommand: AsyncParsableCommand {
         if sources.isService, let service = sources.source {
             PhotoServices.configure(&configuration, for: service, userAgent: job.userAgent)
         }
+        // --out s3://: the uploads run on the same engine, with limits of their own for the store's host.
+        storage.limitStoreHost(&configuration, out: out)
         let engine = TransferEngine(configuration: configuration)
         // --out s3://: the gallery is made in a work folder and each finished file goes to the bucket,
         // which is checked before any photo is downloaded.
-        let store = try storage.store(out: out, command: "fetch-gallery", caCertificates: transfer.certificates.caCertificates)
+        let store = try storage.store(out: out, command: "fetch-gallery", caCertificates: transfer.certificates.caCertificates,
+                                      engine: engine)
         if let store {
             job.folder = store.folder
             try await StoreOptions.prepare(store, journal: shard.map { ShardLayout(folder: store.folder, shard: $0).journalPath }
                                                ?? GalleryNaming.journalPath, command: "fetch-gallery")
+            if fromPlan { job.source = try await Self.planSource(from: store) }
         }
         let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report], store: store)
@@ -216,7 +214,6 @@ struct GalleryCommand: AsyncParsableCommand {
         report.finish(quiet: quiet)
         engine.shutdown()
         if let store {
-            store.client.engine.shutdown()
             let uploaded = store.uploaded
             if !quiet {
                 StandardError.line("Store: \(store.location) (\(uploaded.objects) objects stored, \(uploaded.bytes) bytes uploaded; "

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import GalleryKit
 
-/// `fetch-gallery plan`: the listing read once into OUT/plan.jsonl, for `run --from-plan` workers.
+/// `fetch-gallery plan`: the listing read once into OUT/plan.jsonl (a folder, or s3://BUCKET/PREFIX),
+/// for `run --from-plan` workers.
 struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
@@ -14,8 +15,13 @@ struct PlanCommand: AsyncParsableCommand {
             joins the shards. For listings that cannot be split by page (cursor listings), and to read a \
             listing once instead of once per shard. Planning again over the same listing writes the same file.
 
+            With --out s3://BUCKET/PREFIX the plan is made in the work folder (--work-dir) and then stored \
+            whole as s3://BUCKET/PREFIX/plan.jsonl, where 'run --out s3://BUCKET/PREFIX --from-plan' on any \
+            node reads it. The bucket is checked before the listing is read.
+
             Exit status: 0 the plan is written; 1 a listing page failed (the previous plan, if any, is kept); \
-            2 usage error; 3 the source could not be read at all; 130 interrupted.
+            2 usage error; 3 the source could not be read at all, or the bucket refused the keys or is \
+            missing; 130 interrupted.
             """
     )
 
@@ -34,7 +40,7 @@ struct PlanCommand: AsyncParsableCommand {
     @Option(help: "Listing pages to read (50 photos each); stops early at the API's last page.")
     var pages = 5
 
-    @Option(name: .shortAndLong, help: "The gallery folder the plan is written into (created if missing).")
+    @Option(name: .shortAndLong, help: "The gallery folder the plan is written into (created if missing), or s3://BUCKET/PREFIX.")
     var out = "gallery"
 
     @Option(name: .customLong("image-size"), help: "Choose this image size when the API offers it, instead of the largest.")
@@ -45,6 +51,8 @@ struct PlanCommand: AsyncParsableCommand {
 
     @OptionGroup var transfer: TransferOptions
 
+    @OptionGroup var storage: StoreOptions
+
     @Flag(name: .shortAndLong, help: "Print errors only.")
     var quiet = false
 
@@ -53,9 +61,6 @@ struct PlanCommand: AsyncParsableCommand {
             throw ValidationError("give --source NAME, --api URL or --urls FILE")
         }
         if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
-        if StoreOptions.isStore(out) {
-            throw ValidationError("plan writes OUT/plan.jsonl into a folder; plans in object storage (s3://) are not supported yet")
-        }
         if let source = sources.source, PhotoServices.entry(named: source)?.plannable == false {
             // Unsplash asks that every download be reported with the key; a plan's workers read no source.
             throw ValidationError("--source unsplash cannot be planned: Unsplash asks each download to be reported "
@@ -82,7 +87,20 @@ struct PlanCommand: AsyncParsableCommand {
         job.pages = pages
         job.imageSize = imageSize
         job.includeNSFW = includeNSFW
-        let engine = TransferEngine(configuration: transfer.configuration(observers: []))
+        var configuration = transfer.configuration(observers: [])
+        storage.limitStoreHost(&configuration, out: out)
+        let engine = TransferEngine(configuration: configuration)
+        // --out s3://: the plan is made in the work folder, after the bucket answered to the keys.
+        let store = try storage.store(out: out, command: "fetch-gallery plan", caCertificates: transfer.certificates.caCertificates,
+                                      engine: engine)
+        if let store {
+            job.folder = store.folder
+            do throws(S3Error) { try await store.client.checkBucket() } catch {
+                StandardError.line("fetch-gallery plan: \(error)")
+                throw ExitCode(3)
+            }
+        }
+        let planPath = store?.planLocation ?? PlanFile.path(in: out)
         let planner = GalleryRun(job: job, engine: engine)
         let interrupts = Interrupts { _ in planner.requestStop() }
         let summary: GalleryRunSummary
@@ -90,7 +108,6 @@ struct PlanCommand: AsyncParsableCommand {
             StandardError.line("fetch-gallery plan: \(error)")
             throw ExitCode(1)
         }
-        engine.shutdown()
         withExtendedLifetime(interrupts) {}
         if summary.interrupted { throw ExitCode(130) }
         if let problem = summary.sourceError {
@@ -99,11 +116,18 @@ struct PlanCommand: AsyncParsableCommand {
         }
         if summary.pagesFailed > 0 {
             StandardError.line("fetch-gallery plan: \(summary.pagesFailed) listing pages failed; no plan written "
-                + "(\(PlanFile.path(in: out)) is unchanged): run it again")
+                + "(\(planPath) is unchanged): run it again")
             throw ExitCode(1)
         }
+        if let store {
+            do throws(GalleryError) { try await store.publishPlan() } catch {
+                StandardError.line("fetch-gallery plan: \(error) (the plan is in \(store.localPlanPath))")
+                throw ExitCode(1)
+            }
+        }
+        engine.shutdown()
         if !quiet {
-            StandardError.line("Plan: \(PlanFile.path(in: out)) (\(summary.photosQueued) photos from \(summary.pagesFetched) pages); "
+            StandardError.line("Plan: \(planPath) (\(summary.photosQueued) photos from \(summary.pagesFetched) pages); "
                 + "next: fetch-gallery run --out \(out) --from-plan [--shard K/N]")
         }
     }

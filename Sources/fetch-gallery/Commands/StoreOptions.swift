@@ -44,28 +44,44 @@ struct StoreOptions: ParsableArguments {
     /// Whether `out` names an object store rather than a folder.
     static func isStore(_ out: String) -> Bool { out.hasPrefix("s3://") }
 
-    /// The store for `out` (nil for a folder), its keys from the environment or `~/.aws/credentials`.
-    /// A bad location, endpoint or missing keys print a line and exit 2.
-    func store(out: String, command: String, caCertificates: String?) throws -> S3GalleryStore? {
+    /// Gives the store of `out` its own limits on the engine that downloads the photos: `--s3-uploads`
+    /// at once, outside the downloads' total (`--jobs`), no `--rate`, not counted in the download progress.
+    /// The downloads' per-host cap and rate are for other people's servers; the uploads neither wait
+    /// behind the downloads nor make them wait. Nothing for a folder (or a location `store` refuses).
+    func limitStoreHost(_ configuration: inout TransferConfiguration, out: String) {
+        guard Self.isStore(out), let location = try? S3Location(parsing: out), let endpoint = try? endpoint() else { return }
+        let host = TransferConfiguration.hostKey(of: endpoint.url(bucket: location.bucket))
+        configuration.hostLimits[host] = HostLimit(maxConcurrent: s3Uploads)
+    }
+
+    private func endpoint() throws(S3Error) -> S3Endpoint {
+        try S3Endpoint(url: s3Endpoint, region: s3Region, addressing: s3Addressing.flatMap(S3Endpoint.Addressing.init(rawValue:)))
+    }
+
+    /// The store for `out` (nil for a folder), its keys from the environment or `~/.aws/credentials`, its
+    /// requests on `engine` (given ``limitStoreHost(_:out:)``), or on an engine of its own for a command
+    /// that downloads nothing. A bad location, endpoint or missing keys print a line and exit 2.
+    func store(out: String, command: String, caCertificates: String?, engine: TransferEngine? = nil) throws -> S3GalleryStore? {
         guard Self.isStore(out) else { return nil }
         let client: S3Client, location: S3Location
         do throws(S3Error) {
             location = try S3Location(parsing: out)
-            let endpoint = try S3Endpoint(url: s3Endpoint, region: s3Region,
-                                          addressing: s3Addressing.flatMap(S3Endpoint.Addressing.init(rawValue:)))
+            let endpoint = try endpoint()
             let credentials = try S3Credentials.resolve()
-            // The uploads have an engine of their own: the downloads' per-host and rate limits are for
-            // other people's servers, and uploads must not wait behind downloads (nor these behind them).
-            var configuration = TransferConfiguration()
-            configuration.maxConcurrentTransfers = s3Uploads
-            configuration.maxConcurrentPerHost = s3Uploads
-            configuration.caCertificatesPath = caCertificates
-            // The bucket is the user's own: a merge streams shard parts of hundreds of MB from it, which
-            // the 256 MiB cap and 5-minute deadline for other people's photos would cut off.
-            configuration.maxBodyBytes = .max
-            configuration.deadline = 3600
-            client = S3Client(engine: TransferEngine(configuration: configuration), endpoint: endpoint,
-                              credentials: credentials, bucket: location.bucket)
+            // Given the run's engine, the store's host has its own cap there (a HostLimit) and no rate
+            // limit; otherwise (merge) an engine of its own.
+            let engine = engine ?? {
+                var configuration = TransferConfiguration()
+                configuration.maxConcurrentTransfers = s3Uploads
+                configuration.maxConcurrentPerHost = s3Uploads
+                configuration.caCertificatesPath = caCertificates
+                // The bucket is the user's own: a merge streams shard parts of hundreds of MB from it, which
+                // the 5-minute deadline for other people's photos would cut off.
+                configuration.maxBodyBytes = .max
+                configuration.deadline = 3600
+                return TransferEngine(configuration: configuration)
+            }()
+            client = S3Client(engine: engine, endpoint: endpoint, credentials: credentials, bucket: location.bucket)
         } catch {
             StandardError.line("\(command): \(error)")
             throw ExitCode(2)

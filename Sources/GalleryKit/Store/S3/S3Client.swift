@@ -58,29 +58,6 @@ public struct S3Client: Sendable {
         return Data(response.body)
     }
 
-    /// Streams the object at `key` into the file at `path` through the engine's downloader: the body
-    /// goes to `path.part` as it arrives (memory stays flat whatever the object's size), an attempt cut
-    /// short is resumed with `Range`/`If-Range` by the next one, and the file appears at `path` by rename
-    /// only once its length is the one the store announced. On any failure nothing is at `path` (a
-    /// partial may stay as `path.part`, never taken for the object). Returns false when there is no such key.
-    public func download(key: String, to path: String) async throws(S3Error) -> Bool {
-        var request = DownloadRequest(url: endpoint.url(bucket: bucket, key: key), destination: path,
-                                      headers: ["x-amz-content-sha256": Self.emptyPayloadHash])
-        request.awsSignature = signature
-        do {
-            _ = try await engine.download(request)
-            return true
-        } catch {
-            switch error.status {
-            case 404?: return false
-            case 403?: throw .accessDenied(bucket: bucket, key: key, code: "HTTP 403")
-            default:
-                if case .fileSystem(let file, let message) = error.reason { throw .file(path: file, reason: message) }
-                throw .transfer(bucket: bucket, key: key, operation: "GET", detail: error.description, status: error.status)
-            }
-        }
-    }
-
     /// The object's size, ETag, type and cache policy, or nil when there is no such key.
     public func head(key: String) async throws(S3Error) -> S3ObjectInfo? {
         let response = try await send("HEAD", .head, key: key)
