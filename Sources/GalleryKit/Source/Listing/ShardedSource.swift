@@ -14,6 +14,12 @@ struct ShardedSource: PhotoSource {
     var name: String { base.name }
     var sourceDescription: String { base.sourceDescription }
     var shardUnit: ShardUnit? { base.shardUnit }
+    var imageURLOrigin: ImageURLOrigin { base.imageURLOrigin }
+    var secrets: [String] { base.secrets }
+
+    func comments(of id: Int, engine: TransferEngine, maxBytes: Int64) async -> [Comment]? {
+        await base.comments(of: id, engine: engine, maxBytes: maxBytes)
+    }
 
     func reader(slice: ShardSpec, context: SourceContext) -> any ListingReader {
         guard base.shardUnit != nil || (shard.isWhole && slice.isWhole) else {
