@@ -35,6 +35,23 @@ extension PhotoSource {
     func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError) {}
 }
 
+extension GalleryJob {
+    /// The job's listing as a ``PhotoSource``, whole (what ``GalleryRun/plan()`` reads): the one place the
+    /// job's kind of listing is switched on; the run asks the source everything else.
+    var photoSource: any PhotoSource {
+        switch source {
+        case .api(let base, let key):
+            PageAPISource(api: FiveHundredPxSource(base: base, consumerKey: key, perPage: perPage, pageAttempts: pageAttempts))
+        case .urlList(let text, let name):
+            URLListFileSource(text: text, fileName: name)
+        case .plan(let path, let source):
+            PlanSource(path: path, recordedSource: source)
+        case .service(let service):
+            ServiceSource(service: service)
+        }
+    }
+}
+
 /// Who named a source's image URLs, which decides where a run may connect to fetch them
 /// (``PhotoSource/imageURLOrigin``; `GalleryJob.allowPrivateAddresses` lifts the rule whatever it is).
 ///
