@@ -103,12 +103,5 @@ public struct GalleryJob: Sendable {
     }
 
     /// The text recorded as the gallery's source in the manifest.
-    public var sourceDescription: String {
-        switch source {
-        case .api(let base, _): base.absoluteString
-        case .urlList(_, let name): name
-        case .plan(_, let source): source
-        case .service(let source): source.sourceDescription
-        }
-    }
+    public var sourceDescription: String { photoSource.sourceDescription }
 }

@@ -3,7 +3,8 @@ import Foundation
 extension GalleryRun {
     /// One photo: reuse or download the original, then make the missing thumbnails, journaling each
     /// step so nothing complete is done again by a later run.
-    func process(_ queued: QueuedPhoto, journal: Journal) async {
+    func process(_ queued: QueuedPhoto, in workspace: RunWorkspace) async {
+        let journal = workspace.journal
         let selected = queued.selected
         let photo = selected.photo
         let url = selected.imageURL.absoluteString
@@ -33,10 +34,8 @@ extension GalleryRun {
             if store.size(of: originalPath) == nil {
                 // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
                 POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
-                // A shard downloads into its own staging folder (its partial files are its own, even when
-                // another shard fetches the same photo) and publishes the complete file by rename.
-                let staging = job.shard.map { ShardLayout(folder: job.folder, shard: $0) }
-                    .map { job.folder + "/" + $0.stagingFolder + "/" + (originalPath as NSString).lastPathComponent }
+                // A shard downloads into its own staging folder and publishes the complete file by rename.
+                let staging = workspace.stagingPath(of: originalPath)
                 if Self.fileSize(staging ?? destination) == nil {
                     do {
                         var request = DownloadRequest(url: url, destination: staging ?? destination,
@@ -125,8 +124,10 @@ extension GalleryRun {
                 return keepOriginal()  // the pool stopped before taking the work: the run is ending
             }
         }
-        if job.comments, case .api(let base, _) = job.source {
-            await fetchComments(of: photo.id, base: base)
+        // Comments are extras: a source without them, or a failure, leaves them out.
+        if let spill = workspace.comments, let comments = await listing.comments(of: photo.id, engine: engine,
+                                                                                maxBytes: job.maxPageBytes) {
+            spill.set(comments, for: photo.id)
         }
         count { $0.photosOK += 1 }
         emit(.photoFinished(id: photo.id, name: photo.name, downloaded: downloaded, thumbnailsMade: made))
@@ -143,15 +144,6 @@ extension GalleryRun {
         try? journal.append(.failed(id: photo.id, reason: error.description))
         count { $0.photosFailed += 1 }
         emit(.photoFailed(id: photo.id, name: photo.name, url: url, reason: error.description))
-    }
-
-    /// The first page of a photo's comments, for its page. Comments are extras: a failure leaves them out.
-    private func fetchComments(of id: Int, base: URL) async {
-        let route = PhotoAPIRoute(base: base, endpoint: .comments(photoID: id, page: 1))
-        guard let response = try? await engine.request(route).maximumBodySize(job.maxPageBytes).validate().response(),
-              let page = try? CommentPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: base))
-        else { return }
-        comments.withLock { $0 }?.set(page.comments, for: id)
     }
 
     /// Where a photo the journal has no original for goes: its fanned-out path, unless a gallery made

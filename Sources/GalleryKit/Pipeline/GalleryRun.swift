@@ -19,10 +19,8 @@ public final class GalleryRun: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// The photo work of the running ``run()``, so that a stop can cancel the downloads under way
     /// even after the feed has handed on its last photo.
-    private let work = Locked<Task<Void, Never>?>(nil)
+    let work = Locked<Task<Void, Never>?>(nil)
     let summary = Locked(GalleryRunSummary())
-    /// The comments fetched so far (`--comments`), kept in a file, not in memory.
-    let comments = Locked<CommentSpill?>(nil)
     /// The class of the address the API's listing pages came from (the most public one seen).
     let apiAddressClass = Locked<AddressClass?>(nil)
     /// The address of that class (recorded in a plan, so a run from it applies the same rule).
@@ -57,10 +55,8 @@ public final class GalleryRun: Sendable {
         settings.maxWait = job.rateLimitWait
         settings.maxBodyBytes = job.maxPageBytes
         settings.requestAttempts = job.pageAttempts
-        var secrets = job.secrets
-        if case .api(_, let key?) = job.source { secrets.append(key) }
         let waits = Locked<[any GalleryObserver]>(observers)
-        client = SourceClient(engine: engine, settings: settings, secrets: secrets, onWait: { service, seconds, reason in
+        client = SourceClient(engine: engine, settings: settings, secrets: job.secrets + listing.secrets, onWait: { service, seconds, reason in
             for observer in waits.withLock({ $0 }) {
                 observer.gallery(.sourceNotice(service: service, message: "waiting \(Int(seconds.rounded(.up))) s: \(reason)"))
             }
@@ -82,94 +78,43 @@ public final class GalleryRun: Sendable {
     public var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
     /// Runs the job to its end (or until ``requestStop()``) and writes `index.html`, the photo pages and
-    /// `gallery.json`. Throws only when the gallery folder itself cannot be written.
+    /// `gallery.json` (a shard: its part). Throws only when the gallery folder itself cannot be written.
+    ///
+    /// Three steps: open the workspace (folders, journal), feed the source into photo tasks until it ends
+    /// or the run stops, and finish (a shard's part, or the gallery, through the store).
     public func run() async throws(PipelineError) -> GalleryRunSummary {
         let started = Date()
-        let journal: Journal
-        let layout = job.shard.map { ShardLayout(folder: job.folder, shard: $0) }
-        do {
-            // The engine writes originals straight into photos/ (a shard: into its staging folder,
-            // then renames them there); thumbnails make their own folders.
-            try POSIX.makeDirectories(job.folder + "/photos")
-            if let layout { try POSIX.makeDirectories(job.folder + "/" + layout.stagingFolder) }
-            let journalPath = layout?.journalPath ?? GalleryNaming.journalPath
-            journal = try Journal(folder: job.folder, journalPath: journalPath)
-            if job.comments {
-                let spill = try CommentSpill(path: job.folder + "/" + (journalPath as NSString).deletingLastPathComponent
-                                                 + "/comments.jsonl")
-                comments.withLock { $0 = spill }
-            }
-            // Running again: the shard is not done until this run writes its part.
-            if let layout { store.remove(layout.summaryPath) }
-        } catch { throw .gallery(error) }
-        let (photos, feed) = AsyncStream<QueuedPhoto>.makeStream()
-        // An unstructured task, kept where requestStop() can cancel it: cancelling it cancels the
-        // feed and every photo task (their downloads end as `.cancelled`, partials kept).
-        // A discarding group: a plain task group keeps every finished child until its result is
-        // consumed, which held ~30 KB per photo to the end of the run (288 MB at 8,000 photos).
-        let running = Task {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await self.feed(from: self.job.shardedSource, into: feed, journal: journal) }
-                for await photo in photos {
-                    group.addTask {
-                        await self.process(photo, journal: journal)
-                        await self.permits.release()
-                    }
-                }
-            }
-        }
-        work.withLock { $0 = running }
-        // A store away from this machine gets the journal every so often, so a run elsewhere resumes from it.
-        let journalPath = layout?.journalPath ?? GalleryNaming.journalPath
-        let checkpoints = store.checkpointInterval.map { interval in
-            Task { [store] in
-                while (try? await Task.sleep(for: interval)) != nil {
-                    try? await store.checkpoint(journal: journalPath)
-                }
-            }
-        }
-        // A stop that came before the task was recorded found nothing to cancel.
-        if isStopping { running.cancel() }
-        await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
-        work.withLock { $0 = nil }
-        checkpoints?.cancel()
+        let workspace: RunWorkspace
+        do { workspace = try RunWorkspace(job: job, store: store) } catch { throw .gallery(error) }
+        await runPhotos(from: job.shardedSource, in: workspace)
         let result = summary.withLock { s in
             s.interrupted = isStopping
             return s
         }
-        // Written from the journal one entry at a time: the gallery is never in memory whole.
-        let spill = comments.withLock { spill in defer { spill = nil }; return spill }
         do {
-            try journal.compact()
-            if let layout {
-                // An interrupted shard is not done: it leaves no part, and its journal resumes it.
-                if !result.interrupted {
-                    try ShardPartWriter(layout: layout, source: job.sourceDescription, parallel: pool)
-                        .write(journal, comments: { spill?.comments(of: $0) }, run: result, started: started)
-                }
-                // Every photo file first, then the journal, the part, and its summary: the summary marks the part complete.
-                try await store.flush()
-                try await store.checkpoint(journal: journalPath)
-                if !result.interrupted {
-                    store.publish(layout.photosPath)
-                    try await store.flush()
-                    store.publish(layout.summaryPath)
-                    try await store.flush()
-                }
-            } else {
-                var writer = GalleryWriter(folder: job.folder, source: job.sourceDescription)
-                writer.pageOptions = job.pageOptions
-                writer.pageOptions.sourceFormats = job.extraThumbnailFormats.map { $0.resolved(hasAlpha: false) }
-                writer.parallel = pool
-                writer.store = store
-                // The photo files before the pages that link to them (a store publishes in any order).
-                try await store.flush()
-                try writer.write(journal, comments: { spill?.comments(of: $0) ?? [] })
-                try await store.flush()
-                try await store.checkpoint(journal: journalPath)
-            }
+            try await RunFinisher(job: job, store: store, pool: pool).finish(workspace, result: result, started: started)
         } catch { throw .gallery(error) }
         return result
+    }
+
+    /// The address rule for photo downloads: the source's (``ImageURLOrigin``, by who named its image
+    /// URLs, and the most public address its listing came from), unless `GalleryJob.allowPrivateAddresses`
+    /// lifts it.
+    var imageAddressPolicy: AddressPolicy {
+        if job.allowPrivateAddresses { return .unrestricted }
+        return listing.imageURLOrigin.addressPolicy(listingAddress: apiAddressClass.withLock { $0 },
+                                                    hint: job.privateAddressesHint)
+    }
+
+    /// Records the address a listing page came from (CURLINFO_PRIMARY_IP). Should pages come from
+    /// differently classed addresses, the most public one counts, so the rule only ever gets stricter.
+    func noteAPIAddress(_ text: String?) {
+        guard let kind = text.flatMap(IPAddress.init)?.addressClass, let privacy = kind.privacy else { return }
+        apiAddressClass.withLock { current in
+            if let known = current?.privacy, known <= privacy { return }
+            current = kind
+            apiAddress.withLock { $0 = text }
+        }
     }
 
     func emit(_ event: GalleryEvent) {

@@ -13,6 +13,9 @@ struct PlanSource: PhotoSource {
     var name: String { "plan" }
     var sourceDescription: String { recordedSource }
     var shardUnit: ShardUnit? { .line }
+    /// A plan of an API records the address its listing came from (noted as the plan is checked); a plan
+    /// of a URL list records none.
+    var imageURLOrigin: ImageURLOrigin { .recorded }
 
     /// Photos handed on at a time.
     static let batchSize = 100

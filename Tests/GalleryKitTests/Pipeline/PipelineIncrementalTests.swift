@@ -115,4 +115,28 @@ import Testing
         #expect(third.photosOK == 3 && third.bytesDownloaded == 0 && third.thumbnailsMade == 6)
         #expect(Self.imageBytes(api, photos) == sent)
     }
+
+    /// A shard's workspace withdraws its summary as it opens, and a stopped shard writes no part or summary:
+    /// until a run of it ends whole, the shard is not done (its journal resumes it).
+    @Test func aStoppedShardIsNotDoneUntilARunOfItEnds() async throws {
+        let api = try FakeAPI([[FakePhoto(id: 1), FakePhoto(id: 2)]])
+        let dir = try TempDirectory()
+        var job = PipelineKit.job(api, folder: dir.path, pages: 1, sizes: [64])
+        job.shard = try ShardSpec(index: 0, count: 2)
+        let layout = ShardLayout(folder: dir.path, shard: job.shard!)
+        let summary = dir.path + "/" + layout.summaryPath, part = dir.path + "/" + layout.photosPath
+        #expect(try await PipelineKit.run(job).photosOK == 2)
+        #expect(FileManager.default.fileExists(atPath: summary))
+        try FileManager.default.removeItem(atPath: part)
+        let engine = PipelineKit.engine()
+        defer { engine.shutdown() }
+        let stopped = GalleryRun(job: job, engine: engine)
+        stopped.requestStop()
+        #expect(try await stopped.run().interrupted)
+        #expect(!FileManager.default.fileExists(atPath: summary), "the summary is withdrawn")
+        #expect(!FileManager.default.fileExists(atPath: part), "a stopped shard writes no part")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/" + layout.journalPath))
+        #expect(try await PipelineKit.run(job).photosOK == 2)
+        #expect(FileManager.default.fileExists(atPath: summary) && FileManager.default.fileExists(atPath: part))
+    }
 }

@@ -10,6 +10,18 @@ struct PageAPISource: PhotoSource {
     var name: String { api.name }
     var sourceDescription: String { api.sourceDescription }
     var shardUnit: ShardUnit? { .page }
+    var imageURLOrigin: ImageURLOrigin { .server }
+    /// The consumer key, when given: it travels in the pages' query.
+    var secrets: [String] { api.consumerKey.map { [$0] } ?? [] }
+
+    /// `/photos/ID/comments?page=1` under the API's base.
+    func comments(of id: Int, engine: TransferEngine, maxBytes: Int64) async -> [Comment]? {
+        let route = PhotoAPIRoute(base: api.base, endpoint: .comments(photoID: id, page: 1))
+        guard let response = try? await engine.request(route).maximumBodySize(maxBytes).validate().response(),
+              let page = try? CommentPage.decode(Data(response.body), from: route.endpoint.url(relativeTo: api.base))
+        else { return nil }
+        return page.comments
+    }
 
     /// Listing pages fetched at once ahead of the one being handed on, once the total is known (before
     /// that, only the next page: asking past the end would only collect 404s). Pages are small; their

@@ -6,6 +6,8 @@ import Foundation
 /// one loop over it. ``ShardedSource`` wraps any of them to read one shard's slice.
 ///
 /// A source holds no state of its own reading: ``reader(slice:context:)`` starts a new one each time.
+/// What differs between the kinds beyond their listing is asked of the source too, never of the job's kind:
+/// who named its image URLs (the address rule), its comments, the keys it carries.
 protocol PhotoSource: Sendable {
     /// The name said in notices: `500px`, `urls`, `plan` or the service's `--source` name.
     var name: String { get }
@@ -16,12 +18,74 @@ protocol PhotoSource: Sendable {
     /// A reader of the units (pages or lines) that `slice` owns; ``ShardSpec/whole``: the whole listing.
     /// Only ``ShardedSource`` asks for less than the whole.
     func reader(slice: ShardSpec, context: SourceContext) -> any ListingReader
+    /// Who named the image URLs the source hands on: the rule for image addresses follows it.
+    var imageURLOrigin: ImageURLOrigin { get }
+    /// Keys the source carries itself (a 500px consumer key), redacted like the job's own secrets; by default none.
+    var secrets: [String] { get }
+    /// The first page of photo `id`'s comments (`--comments`), or nil when the source has none (only a
+    /// 500px-style API has) or they could not be read: comments are extras. By default nil.
+    func comments(of id: Int, engine: TransferEngine, maxBytes: Int64) async -> [Comment]?
     /// Called once a photo's original has been downloaded (Unsplash asks to be told); by default nothing.
     func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError)
 }
 
 extension PhotoSource {
+    var secrets: [String] { [] }
+    func comments(of id: Int, engine: TransferEngine, maxBytes: Int64) async -> [Comment]? { nil }
     func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError) {}
+}
+
+extension GalleryJob {
+    /// The job's listing as a ``PhotoSource``, whole (what ``GalleryRun/plan()`` reads): the one place the
+    /// job's kind of listing is switched on; the run asks the source everything else.
+    var photoSource: any PhotoSource {
+        switch source {
+        case .api(let base, let key):
+            PageAPISource(api: FiveHundredPxSource(base: base, consumerKey: key, perPage: perPage, pageAttempts: pageAttempts))
+        case .urlList(let text, let name):
+            URLListFileSource(text: text, fileName: name)
+        case .plan(let path, let source):
+            PlanSource(path: path, recordedSource: source)
+        case .service(let service):
+            ServiceSource(service: service)
+        }
+    }
+}
+
+/// Who named a source's image URLs, which decides where a run may connect to fetch them
+/// (``PhotoSource/imageURLOrigin``; `GalleryJob.allowPrivateAddresses` lifts the rule whatever it is).
+///
+/// Image URLs a server listed may not make us connect anywhere more private than that server: a public
+/// API cannot point us at loopback, a private network or link-local (cloud metadata) addresses, checked
+/// by the engine on the address each connection really goes to. An API on loopback (the demo catalogue)
+/// may use any address. URLs the user listed may have any host of their own, but a redirect may not
+/// lead to a more private address than it.
+enum ImageURLOrigin: Sendable, Hashable {
+    /// The user named them (a URL list).
+    case user
+    /// A server listed them (a 500px-style API, a photo service).
+    case server
+    /// As a plan records: a server, when the plan records the address its listing came from; else the
+    /// user (a plan of a URL list records no listing address).
+    case recorded
+
+    /// The rule for image downloads, given the class of the address the listing came from (nil: none
+    /// noted). `hint` says how to lift the rule, quoted when it refuses a connection.
+    func addressPolicy(listingAddress: AddressClass?, hint: String) -> AddressPolicy {
+        let namedByUser = switch self {
+        case .user: true
+        case .server: false
+        case .recorded: listingAddress == nil
+        }
+        if namedByUser {
+            return AddressPolicy(.atMostAsPrivateAsOrigin,
+                                 explanation: "a listed URL may not redirect to a more private address than its own "
+                                    + "host's; \(hint)")
+        }
+        // A server's photos are only handed on after its page arrived, so the class is known; fail closed if not.
+        let api = listingAddress ?? .publicInternet
+        return AddressPolicy(.atMostAsPrivateAs(api), explanation: "the API host is \(api); \(hint)")
+    }
 }
 
 /// What a listing divides into among shards.

@@ -14,6 +14,7 @@ struct ServiceSource: PhotoSource {
     var sourceDescription: String { service.sourceDescription }
     /// A cursor listing: its batches cannot be dealt out to shards (a plan of it can).
     var shardUnit: ShardUnit? { nil }
+    var imageURLOrigin: ImageURLOrigin { .server }
 
     func reader(slice: ShardSpec, context: SourceContext) -> any ListingReader {
         Reader(service: service, context: context, cursor: service.firstCursor)

@@ -14,6 +14,12 @@ struct ShardedSource: PhotoSource {
     var name: String { base.name }
     var sourceDescription: String { base.sourceDescription }
     var shardUnit: ShardUnit? { base.shardUnit }
+    var imageURLOrigin: ImageURLOrigin { base.imageURLOrigin }
+    var secrets: [String] { base.secrets }
+
+    func comments(of id: Int, engine: TransferEngine, maxBytes: Int64) async -> [Comment]? {
+        await base.comments(of: id, engine: engine, maxBytes: maxBytes)
+    }
 
     func reader(slice: ShardSpec, context: SourceContext) -> any ListingReader {
         guard base.shardUnit != nil || (shard.isWhole && slice.isWhole) else {
@@ -44,20 +50,6 @@ extension ShardSpec {
 }
 
 extension GalleryJob {
-    /// The job's listing as a ``PhotoSource``, whole (what ``GalleryRun/plan()`` reads).
-    var photoSource: any PhotoSource {
-        switch source {
-        case .api(let base, let key):
-            PageAPISource(api: FiveHundredPxSource(base: base, consumerKey: key, perPage: perPage, pageAttempts: pageAttempts))
-        case .urlList(let text, let name):
-            URLListFileSource(text: text, fileName: name)
-        case .plan(let path, let source):
-            PlanSource(path: path, recordedSource: source)
-        case .service(let service):
-            ServiceSource(service: service)
-        }
-    }
-
     /// The listing a run reads: the job's ``shard`` of it (``ShardedSource``), or all of it.
     var shardedSource: any PhotoSource {
         shard.map { ShardedSource(base: photoSource, shard: $0) } ?? photoSource

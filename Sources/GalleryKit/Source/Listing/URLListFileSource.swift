@@ -14,6 +14,7 @@ struct URLListFileSource: PhotoSource {
     var name: String { "urls" }
     var sourceDescription: String { fileName }
     var shardUnit: ShardUnit? { .line }
+    var imageURLOrigin: ImageURLOrigin { .user }
 
     func reader(slice: ShardSpec, context: SourceContext) -> any ListingReader {
         Reader(text: text, fileName: fileName, slice: slice, context: context)
