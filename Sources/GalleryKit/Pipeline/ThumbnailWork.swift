@@ -75,7 +75,7 @@ struct ThumbnailWork: Sendable {
             let key = ImageCacheKey(source: "sha256:" + sha, size: .longestEdge(size), options: "upright")
             var bitmap = cache[key]
             if bitmap == nil {
-                if decoded == nil { decoded = try decode(bytes, path: path, longestEdge: max(sizes.max() ?? size, displaySize ?? 0)) }
+                if decoded == nil { decoded = try decode(bytes, path: path, longestEdge: try decodeEdge(bytes, path: path, largest: wanted.max() ?? size)) }
                 let rendered = rendition(decoded!, longestEdge: size)
                 cache.put(rendered, forKey: key)
                 bitmap = rendered
@@ -124,6 +124,17 @@ struct ThumbnailWork: Sendable {
                                     exif: keepLocation ? exif : exif?.withoutLocation,
                                     phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64)
         return Output(original: original, thumbnails: made, display: display)
+    }
+
+    /// The longest edge the one decode must cover: the display rendition's when one will be made (the
+    /// original is larger, by its header), else the largest thumbnail's (`largest`). A photo smaller
+    /// than the display size is shown itself, so decoding it for the display size would only decode it
+    /// whole instead of reduced for its thumbnails.
+    private func decodeEdge(_ bytes: UnsafeRawBufferPointer, path: String, largest: Int) throws(PipelineError) -> Int {
+        guard let displaySize, displaySize > largest else { return largest }
+        let info: ImageInfo
+        do { info = try ImageDecoder.probe(bytes, name: path, options: thumbnailer.decodeOptions) } catch { throw .imaging(.decode(error)) }
+        return max(info.width, info.height) > displaySize ? displaySize : largest
     }
 
     /// The one decode of the original, reduced in the codec for `longestEdge` (the largest rendition wanted).

@@ -116,4 +116,26 @@ import Testing
         _ = try await PipelineKit.run(job)
         #expect(FileManager.default.fileExists(atPath: dir.path + "/" + avif.1), "the deleted AVIF rendition was not made again")
     }
+
+    /// A photo smaller than the display size gets no rendition, so its one decode is the thumbnails' own,
+    /// reduced in the codec: the 227x149 JPEG at 64 px decodes at 1/2, whatever the display size. Its
+    /// thumbnail is the same file as a run without display pictures makes.
+    @Test func aPhotoSmallerThanTheRenditionDecodesForItsThumbnails() async throws {
+        let small = [FakePhoto(id: 43, corpusFile: "libjpeg-turbo/testorig.jpg")]
+        var thumbnails: [[UInt8]] = []
+        for displaySize in [400, 0] {
+            let api = try FakeAPI([small])
+            let dir = try TempDirectory()
+            var job = PipelineKit.job(api, folder: dir.path, pages: 1, sizes: [64])
+            job.pageOptions.displaySize = displaySize
+            let summary = try await PipelineKit.run(job)
+            #expect(summary.photosOK == 1)
+            let photo = try #require(try PipelineKit.manifest(dir.path).photos.first)
+            #expect(photo.thumbnails.count == 1)
+            let thumbnail = try #require(photo.thumbnails["64"])
+            thumbnails.append(try #require(PipelineKit.read(dir.path + "/" + thumbnail)))
+        }
+        let same = thumbnails[0] == thumbnails[1]
+        #expect(same, "the display size changed how a photo smaller than it was decoded")
+    }
 }
