@@ -78,27 +78,8 @@ final class MergeKeyList: Sendable {
     /// Hands `body` each non-empty line of the file at `path`, read a chunk at a time (nothing when
     /// there is no such file).
     static func forEachLine(in path: String, _ body: (String) -> Void) throws(GalleryError) {
-        guard POSIX.exists(path) else { return }
-        let fd = try POSIX.open(path, O_RDONLY)
-        defer { _ = Glibc.close(fd) }
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(call: "read", path: path, errno: errno)
-            }
-            if n == 0 { break }
-            var start = 0
-            while let newline = chunk[start..<n].firstIndex(of: UInt8(ascii: "\n")) {
-                pending += chunk[start..<newline]
-                if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
-                pending.removeAll(keepingCapacity: true)
-                start = newline + 1
-            }
-            pending += chunk[start..<n]
+        try JournalLineScanner(path: path).forEachLine { line in
+            if !line.bytes.isEmpty { body(String(decoding: line.bytes, as: UTF8.self)) }
         }
-        if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
     }
 }
