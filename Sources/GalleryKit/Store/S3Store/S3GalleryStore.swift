@@ -54,6 +54,9 @@ public final class S3GalleryStore: GalleryStore {
         var objectsUploaded = 0
         /// `index.html` was handed over: uploaded by the next flush, after everything else.
         var entryPoint = false
+        /// Pages removed while their replacements were being written: deleted from the store by the
+        /// next flush, after `index.html`, so no page in the store links to a deleted one meanwhile.
+        var stalePages: [String] = []
     }
     private let state = Mutex(State())
     private enum Job: Sendable { case put(String, UInt64), delete(String, UInt64) }
@@ -108,6 +111,8 @@ public final class S3GalleryStore: GalleryStore {
 
     public func publish(_ path: String) {
         merging.withLock { $0 }?.wrote(path)
+        // A page written again after it was removed is no longer stale.
+        state.withLock { s in if !s.stalePages.isEmpty { s.stalePages.removeAll { $0 == path } } }
         // The entry point goes last, once everything it links to is stored (see flush()).
         if path == GalleryNaming.indexPath {
             state.withLock { $0.entryPoint = true }
@@ -120,6 +125,7 @@ public final class S3GalleryStore: GalleryStore {
         POSIX.remove(folder + "/" + path)
         // A merge deletes from the store once index.html no longer links to what it deletes.
         if let keys = merging.withLock({ $0 }) { return keys.removed(path) }
+        if GalleryFileKind(path: path) == .page { return state.withLock { $0.stalePages.append(path) } }
         removeFromStore(path)
     }
 
@@ -130,6 +136,13 @@ public final class S3GalleryStore: GalleryStore {
         try await wait()
         if state.withLock({ s in defer { s.entryPoint = false }; return s.entryPoint }) {
             enqueue { .put(GalleryNaming.indexPath, $0) }
+            try await wait()
+        }
+        // The stale pages last: whatever linked to them has been replaced by now (when the links did not
+        // change, index.html was not handed over again and nothing links to them either).
+        let stale = state.withLock { s in defer { s.stalePages = [] }; return s.stalePages }
+        if !stale.isEmpty {
+            for path in stale { removeFromStore(path) }
             try await wait()
         }
     }

@@ -85,4 +85,37 @@ import Testing
             #expect(error.description.contains("f/pages/001/1-a.html"), "\(error)")
         }
     }
+
+    /// A run's stale pages (the index pages past a new last one) leave the store only after the new
+    /// `index.html` is up, so no stored page links to a deleted one meanwhile; a page written again
+    /// after its removal is kept.
+    @Test func stalePagesAreDeletedAfterTheEntryPoint() async throws {
+        let proxy = try S3TestKit.proxy()
+        defer { proxy.stop() }
+        let client = try S3TestKit.client(proxy: proxy)
+        let reader = try S3TestKit.client(bucket: client.bucket)
+        let dir = try TempDirectory()
+        let store = try Self.store(client, prefix: "s/", folder: dir.path)
+        for page in ["index.html", "index-2.html", "index-3.html"] {
+            try AtomicFile.write(Array("<html>\(page)".utf8), to: dir.path + "/" + page)
+            store.publish(page)
+        }
+        try await store.flush()
+        proxy.resetSeen()
+        // Written again with two index pages: index-3 is stale; index-2 is removed, then written again.
+        store.remove("index-3.html")
+        store.remove("index-2.html")
+        try AtomicFile.write(Array("<html>2 again".utf8), to: dir.path + "/index-2.html")
+        store.publish("index-2.html")
+        try AtomicFile.write(Array("<html>1 again".utf8), to: dir.path + "/index.html")
+        store.publish("index.html")
+        try await store.flush()
+        let seen = proxy.seen.filter { $0.injected == nil }
+        let entryPoint = try #require(seen.lastIndex { $0.method == "PUT" && $0.target.hasSuffix("/s/index.html") })
+        let deletes = seen.indices.filter { seen[$0].method == "DELETE" }
+        #expect(deletes.map { seen[$0].target.hasSuffix("/s/index-3.html") } == [true], "\(seen.map { "\($0.method) \($0.target)" })")
+        #expect(deletes.allSatisfy { $0 > entryPoint }, "index-3.html was deleted before index.html was up")
+        #expect(try await reader.head(key: "s/index-3.html") == nil)
+        #expect(try await reader.get(key: "s/index-2.html") == Data("<html>2 again".utf8))
+    }
 }
