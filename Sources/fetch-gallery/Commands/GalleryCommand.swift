@@ -180,13 +180,11 @@ struct GalleryCommand: AsyncParsableCommand {
         if sources.isService, let service = sources.source {
             PhotoServices.configure(&configuration, for: service, userAgent: job.userAgent)
         }
-        // --out s3://: the uploads run on the same engine, with limits of their own for the store's host.
-        storage.limitStoreHost(&configuration, out: out)
-        let engine = TransferEngine(configuration: configuration)
-        // --out s3://: the gallery is made in a work folder and each finished file goes to the bucket,
-        // which is checked before any photo is downloaded.
-        let store = try storage.store(out: out, command: "fetch-gallery", caCertificates: transfer.certificates.caCertificates,
-                                      engine: engine)
+        // --out s3://: the uploads run on the same engine, with limits of their own for the store's host;
+        // the gallery is made in a work folder and each finished file goes to the bucket, which is
+        // checked before any photo is downloaded.
+        let (engine, store) = try storage.engineAndStore(configuration, out: out, command: "fetch-gallery",
+                                                         caCertificates: transfer.certificates.caCertificates)
         if let store {
             job.folder = store.folder
             try await StoreOptions.prepare(store, journal: shard.map { ShardLayout(folder: store.folder, shard: $0).journalPath }

@@ -87,18 +87,12 @@ struct PlanCommand: AsyncParsableCommand {
         job.pages = pages
         job.imageSize = imageSize
         job.includeNSFW = includeNSFW
-        var configuration = transfer.configuration(observers: [])
-        storage.limitStoreHost(&configuration, out: out)
-        let engine = TransferEngine(configuration: configuration)
         // --out s3://: the plan is made in the work folder, after the bucket answered to the keys.
-        let store = try storage.store(out: out, command: "fetch-gallery plan", caCertificates: transfer.certificates.caCertificates,
-                                      engine: engine)
+        let (engine, store) = try storage.engineAndStore(transfer.configuration(observers: []), out: out, command: "fetch-gallery plan",
+                                                         caCertificates: transfer.certificates.caCertificates)
         if let store {
             job.folder = store.folder
-            do throws(S3Error) { try await store.client.checkBucket() } catch {
-                StandardError.line("fetch-gallery plan: \(error)")
-                throw ExitCode(3)
-            }
+            try await StoreOptions.checkBucket(store, command: "fetch-gallery plan")
         }
         let planPath = store?.planLocation ?? PlanFile.path(in: out)
         let planner = GalleryRun(job: job, engine: engine)

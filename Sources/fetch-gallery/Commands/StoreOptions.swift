@@ -48,10 +48,20 @@ struct StoreOptions: ParsableArguments {
     /// at once, outside the downloads' total (`--jobs`), no `--rate`, not counted in the download progress.
     /// The downloads' per-host cap and rate are for other people's servers; the uploads neither wait
     /// behind the downloads nor make them wait. Nothing for a folder (or a location `store` refuses).
-    func limitStoreHost(_ configuration: inout TransferConfiguration, out: String) {
+    private func limitStoreHost(_ configuration: inout TransferConfiguration, out: String) {
         guard Self.isStore(out), let location = try? S3Location(parsing: out), let endpoint = try? endpoint() else { return }
         let host = TransferConfiguration.hostKey(of: endpoint.url(bucket: location.bucket))
         configuration.hostLimits[host] = HostLimit(maxConcurrent: s3Uploads)
+    }
+
+    /// The engine of a command that downloads, from `configuration` (the store's host given its own
+    /// limits there, see ``limitStoreHost(_:out:)``), and the store of `out` on it (nil for a folder).
+    func engineAndStore(_ configuration: TransferConfiguration, out: String, command: String,
+                        caCertificates: String?) throws -> (TransferEngine, S3GalleryStore?) {
+        var configuration = configuration
+        limitStoreHost(&configuration, out: out)
+        let engine = TransferEngine(configuration: configuration)
+        return (engine, try store(out: out, command: command, caCertificates: caCertificates, engine: engine))
     }
 
     private func endpoint() throws(S3Error) -> S3Endpoint {
@@ -59,7 +69,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The store for `out` (nil for a folder), its keys from the environment or `~/.aws/credentials`, its
-    /// requests on `engine` (given ``limitStoreHost(_:out:)``), or on an engine of its own for a command
+    /// requests on `engine` (see ``engineAndStore(_:out:command:caCertificates:)``), or on an engine of its own for a command
     /// that downloads nothing. A bad location, endpoint or missing keys print a line and exit 2.
     func store(out: String, command: String, caCertificates: String?, engine: TransferEngine? = nil) throws -> S3GalleryStore? {
         guard Self.isStore(out) else { return nil }
@@ -99,7 +109,16 @@ struct StoreOptions: ParsableArguments {
     /// Checks the bucket and fetches what a resumed run needs, before any photo is downloaded: wrong
     /// keys, a missing bucket or a store that does not answer print a line and exit 3.
     static func prepare(_ store: S3GalleryStore, journal: String, command: String) async throws {
-        do throws(S3Error) { try await store.prepare(journal: journal) } catch {
+        try await exitingOnFailure(command) { () throws(S3Error) in try await store.prepare(journal: journal) }
+    }
+
+    /// Checks the bucket alone (a command that resumes nothing from the store): as ``prepare(_:journal:command:)``.
+    static func checkBucket(_ store: S3GalleryStore, command: String) async throws {
+        try await exitingOnFailure(command) { () throws(S3Error) in try await store.client.checkBucket() }
+    }
+
+    private static func exitingOnFailure(_ command: String, _ body: () async throws(S3Error) -> Void) async throws {
+        do throws(S3Error) { try await body() } catch {
             StandardError.line("\(command): \(error)")
             throw ExitCode(3)
         }
