@@ -25,6 +25,27 @@ struct S3CLIKit {
         ["--out", "s3://\(bucket)/\(prefix)", "--s3-endpoint", endpoint ?? gateway.endpoint]
     }
 
+    /// `count` shards of the run `arguments` at once into `s3://BUCKET/prefix`, each with a work folder of
+    /// its own (`work(K)`, as on machines of their own); each must exit 0.
+    func runShards(_ arguments: [String], count: Int, prefix: String, work: (Int) -> String, home: String,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let shards = try (0..<count).map { k in
+            try ProcessRunner(GalleryCLIKit.binary, arguments + out(prefix) + ["--shard", "\(k)/\(count)", "--work-dir", work(k)],
+                              environment: environment(home: home))
+        }
+        for (k, shard) in shards.enumerated() {
+            let result = shard.wait(timeout: 180)
+            #expect(result.exitCode == 0, "shard \(k): \(result.stderrText)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// `fetch-gallery merge s3://BUCKET/prefix` working in `work`, with `arguments` more.
+    func merge(_ prefix: String, work: String, home: String, _ arguments: [String] = []) throws -> ProcessResult {
+        try ProcessRunner.run(GalleryCLIKit.binary, ["merge", "s3://\(bucket)/\(prefix)", "--s3-endpoint", gateway.endpoint,
+                                                     "--work-dir", work] + arguments,
+                              environment: environment(home: home), timeout: 120)
+    }
+
     /// Every key under `prefix` (ListObjectsV2, all pages).
     func keys(under prefix: String) throws -> [String] {
         var keys: [String] = []

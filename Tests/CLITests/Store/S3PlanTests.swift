@@ -23,18 +23,9 @@ import Testing
         let listings = api.server.requests(path: "/photos").count
 
         // Two shards, each on a node of its own (its own work folder), reading the plan from the bucket.
-        let shards = try (0..<2).map { k in
-            try ProcessRunner(GalleryCLIKit.binary, s3.out("p/") + ["--from-plan", "--shard", "\(k)/2", "--work-dir", dir.file("node\(k)")]
-                                  + ShardCLIKit.fast, environment: s3.environment(home: dir.path))
-        }
-        for (k, shard) in shards.enumerated() {
-            let result = shard.wait(timeout: 180)
-            #expect(result.exitCode == 0, "shard \(k): \(result.stderrText)")
-        }
+        try s3.runShards(["--from-plan"] + ShardCLIKit.fast, count: 2, prefix: "p/", work: { dir.file("node\($0)") }, home: dir.path)
         #expect(api.server.requests(path: "/photos").count == listings, "a shard read the listing")
-        let merged = try ProcessRunner.run(GalleryCLIKit.binary, ["merge", "s3://\(s3.bucket)/p/", "--s3-endpoint", s3.gateway.endpoint,
-                                                                  "--work-dir", dir.file("merge")],
-                                           environment: s3.environment(home: dir.path), timeout: 120)
+        let merged = try s3.merge("p/", work: dir.file("merge"), home: dir.path)
         #expect(merged.exitCode == 0, "stderr: \(merged.stderrText)")
 
         // One process from the same plan, on disk.

@@ -14,18 +14,9 @@ import Testing
         let one = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("one")], timeout: 120)
         #expect(one.exitCode == 0, "stderr: \(one.stderrText)")
         // Four shards at once, each with a work folder of its own (as on four machines).
-        let shards = try (0..<4).map { k in
-            try ProcessRunner(GalleryCLIKit.binary, source + s3.out("s/") + ["--shard", "\(k)/4", "--work-dir", dir.file("w\(k)")],
-                              environment: s3.environment(home: dir.path))
-        }
-        for (k, shard) in shards.enumerated() {
-            let result = shard.wait(timeout: 180)
-            #expect(result.exitCode == 0, "shard \(k): \(result.stderrText)")
-        }
+        try s3.runShards(source, count: 4, prefix: "s/", work: { dir.file("w\($0)") }, home: dir.path)
         #expect(try !s3.keys(under: "s/").contains("s/index.html"))
-        let merged = try ProcessRunner.run(GalleryCLIKit.binary, ["merge", "s3://\(s3.bucket)/s/", "--s3-endpoint", s3.gateway.endpoint,
-                                                                  "--work-dir", dir.file("merge")],
-                                           environment: s3.environment(home: dir.path), timeout: 120)
+        let merged = try s3.merge("s/", work: dir.file("merge"), home: dir.path)
         #expect(merged.exitCode == 0, "stderr: \(merged.stderrText)")
         try s3.mirror("s/", into: dir.file("bucket"))
         try ShardCLIKit.expectSameGallery(dir.file("one"), dir.file("bucket"))
@@ -42,18 +33,9 @@ import Testing
         let source = ["--api", api.server.baseURL, "--pages", "7"] + ShardCLIKit.fast
         let one = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("one"), "--photos-per-page", "5"], timeout: 120)
         #expect(one.exitCode == 0, "stderr: \(one.stderrText)")
-        let shards = try (0..<4).map { k in
-            try ProcessRunner(GalleryCLIKit.binary, source + s3.out("s/") + ["--shard", "\(k)/4", "--work-dir", dir.file("w\(k)")],
-                              environment: s3.environment(home: dir.path))
-        }
-        for (k, shard) in shards.enumerated() {
-            let result = shard.wait(timeout: 180)
-            #expect(result.exitCode == 0, "shard \(k): \(result.stderrText)")
-        }
+        try s3.runShards(source, count: 4, prefix: "s/", work: { dir.file("w\($0)") }, home: dir.path)
         func merge(perPage: Int, work: String) throws -> ProcessResult {
-            try ProcessRunner.run(GalleryCLIKit.binary, ["merge", "s3://\(s3.bucket)/s/", "--s3-endpoint", s3.gateway.endpoint,
-                                                         "--work-dir", dir.file(work), "--photos-per-page", String(perPage)],
-                                  environment: s3.environment(home: dir.path), timeout: 120)
+            try s3.merge("s/", work: dir.file(work), home: dir.path, ["--photos-per-page", String(perPage)])
         }
         // 21 photos, 2 a page: index.html to index-11.html.
         let first = try merge(perPage: 2, work: "merge1")
