@@ -66,7 +66,8 @@ let package = Package(
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // The training-dataset writers (webdataset tar, Parquet, TFRecord, img2dataset's shard layout).
-        .target(name: "DatasetFormats", dependencies: ["CSnappy", "CZstd"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "DatasetFormats", dependencies: ["CSnappy", "CZstd", "CZlib"]),
         .executableTarget(
             name: "fetch-gallery",
             dependencies: [
