@@ -1,6 +1,5 @@
 import Foundation
 import GallerySync
-import Synchronization
 
 /// The gallery in an S3 bucket (or any S3-compatible store) under a prefix.
 ///
@@ -47,7 +46,7 @@ public final class S3GalleryStore: GalleryStore {
         var published: [String: Int64] = [:]
         var next: UInt64 = 0
         var outstanding: Set<UInt64> = []
-        var waiters: [(through: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(through: UInt64, continuation: HandOffContinuation<Void, Never>)] = []
         var failure: GalleryError?
         /// Bytes sent in PUT bodies (uploads the store already had are not counted).
         var bytesUploaded: Int64 = 0
@@ -58,13 +57,14 @@ public final class S3GalleryStore: GalleryStore {
         /// next flush, after `index.html`, so no page in the store links to a deleted one meanwhile.
         var stalePages: [String] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private enum Job: Sendable { case put(String, UInt64), delete(String, UInt64) }
+    private struct WeakStore { weak var store: S3GalleryStore? }
     private let jobs: AsyncStream<Job>.Continuation
     private let uploader: Task<Void, Never>
-    let log: Mutex<Int32>
+    let log: Locked<Int32>
     /// While a merge writes (``fetchParts()`` to ``finishMerge()``): the keys it writes and the earlier merge's.
-    let merging = Mutex<MergeKeyList?>(nil)
+    let merging = Locked<MergeKeyList?>(nil)
 
     /// A store for `location`, working in the local folder `workFolder` (created when missing).
     public init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
@@ -75,22 +75,24 @@ public final class S3GalleryStore: GalleryStore {
         self.inFlight = max(1, inFlight)
         self.checkpointInterval = checkpointInterval
         try POSIX.makeDirectories(workFolder + "/.fetch-gallery/store")
-        log = Mutex(try POSIX.open(workFolder + "/" + Self.publishedPath, O_WRONLY | O_CREAT | O_APPEND))
+        log = Locked(try POSIX.open(workFolder + "/" + Self.publishedPath, O_WRONLY | O_CREAT | O_APPEND))
         let (stream, jobs) = AsyncStream<Job>.makeStream()
         self.jobs = jobs
         let (client, folder, limit) = (client, workFolder, self.inFlight)
-        let box = Locked<S3GalleryStore?>(nil)
+        // The uploads reach the store through a weak reference: the task lives as long as the stream,
+        // which only `deinit` ends, so a strong one kept every store (and its descriptor) alive for good.
+        let box = Locked(WeakStore())
         uploader = Task {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
                 for await job in stream {
                     if running >= limit { await group.next(); running -= 1 }
-                    group.addTask { await box.withLock { $0 }?.perform(job, client: client, folder: folder) }
+                    group.addTask { await box.withLock { $0.store }?.perform(job, client: client, folder: folder) }
                     running += 1
                 }
             }
         }
-        box.withLock { $0 = self }
+        box.withLock { $0.store = self }
         _ = loadPublished()
     }
 
@@ -150,7 +152,7 @@ public final class S3GalleryStore: GalleryStore {
     /// Waits for every upload queued before this call; throws the first failure.
     func wait() async throws(GalleryError) {
         let through = state.withLock { $0.next }
-        await withCheckedContinuation { continuation in
+        await withHandOffContinuation { continuation in
             let ready = state.withLock { s -> Bool in
                 if s.outstanding.allSatisfy({ $0 >= through }) { return true }
                 s.waiters.append((through, continuation))
@@ -214,7 +216,7 @@ public final class S3GalleryStore: GalleryStore {
             let line = Array("\(stored.size)\t\(stored.path)\n".utf8)
             log.withLock { fd in _ = try? POSIX.writeAll(fd, line, path: Self.publishedPath) }
         }
-        let ready = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLock { s -> [HandOffContinuation<Void, Never>] in
             if let stored {
                 s.published[stored.path] = stored.size
                 s.objectsUploaded += 1
@@ -223,7 +225,7 @@ public final class S3GalleryStore: GalleryStore {
             if let failure, s.failure == nil { s.failure = failure }
             s.outstanding.remove(seq)
             let lowest = s.outstanding.min() ?? .max
-            var ready: [CheckedContinuation<Void, Never>] = []
+            var ready: [HandOffContinuation<Void, Never>] = []
             s.waiters.removeAll { waiter in
                 guard waiter.through <= lowest else { return false }
                 ready.append(waiter.continuation)
