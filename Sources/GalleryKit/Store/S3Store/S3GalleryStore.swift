@@ -66,10 +66,15 @@ public final class S3GalleryStore: GalleryStore {
     /// While a merge writes (``fetchParts()`` to ``finishMerge()``): the keys it writes and the earlier merge's.
     let merging = Locked<MergeKeyList?>(nil)
 
-    /// A store for `location`, working in the local folder `workFolder` (created when missing).
+    /// The engine the store made for itself (``GalleryStores`` with no engine given), shut down by ``close()``.
+    private let ownedEngine: TransferEngine?
+
+    /// A store for `location`, working in the local folder `workFolder` (created when missing);
+    /// ``close()`` shuts `ownedEngine` down.
     public init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
-                checkpointInterval: Duration? = .seconds(180)) throws(GalleryError) {
+                checkpointInterval: Duration? = .seconds(180), ownedEngine: TransferEngine? = nil) throws(GalleryError) {
         self.client = client
+        self.ownedEngine = ownedEngine
         self.bucketLocation = location
         self.folder = workFolder
         self.inFlight = max(1, inFlight)
@@ -104,6 +109,13 @@ public final class S3GalleryStore: GalleryStore {
 
     /// Totals so far: objects and bytes uploaded.
     public var uploaded: (objects: Int, bytes: Int64) { state.withLock { ($0.objectsUploaded, $0.bytesUploaded) } }
+
+    public var activity: String? {
+        let (objects, bytes) = uploaded
+        return "\(objects) objects stored, \(bytes) bytes uploaded; work folder \(folder)"
+    }
+
+    public func close() { ownedEngine?.shutdown() }
 
     // MARK: GalleryStore
 
