@@ -12,12 +12,13 @@ struct ShardOptions: ParsableArguments {
 
     @Flag(name: .customLong("shard-from-env"), help: ArgumentHelp("""
         Take the shard from the cluster engine: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT (an array \
-        submitted as --array=0-(N-1)), or a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with --shards N.
+        submitted as --array=0-(N-1)), AWS_BATCH_JOB_ARRAY_INDEX of AWS_BATCH_JOB_ARRAY_SIZE, SGE_TASK_ID - 1 \
+        of SGE_TASK_LAST (Grid Engine, qsub -t 1-N), or a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with --shards N.
         """))
     var fromEnvironment = false
 
     @Option(name: .customLong("shards"), help: ArgumentHelp(
-        "The shard count with --shard-from-env (Kubernetes sets none; with Slurm it lets an array such as --array=3,17 run those shards again).",
+        "The shard count with --shard-from-env (Kubernetes sets none; with Slurm, AWS Batch or Grid Engine it lets an array of chosen shards, such as --array=3,17, run them again).",
         valueName: "N"))
     var count: Int?
 

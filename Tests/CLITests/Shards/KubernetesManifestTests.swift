@@ -2,9 +2,10 @@ import Foundation
 import GalleryTestSupport
 import Testing
 
-/// `deploy/kubernetes/`: no Kubernetes runtime runs on these machines, so the manifests are parsed
-/// (PyYAML) and checked for what an Indexed Job needs, and the container's own arguments are run
-/// with the environment Kubernetes gives each pod (`JOB_COMPLETION_INDEX`), against a local API.
+/// `deploy/kubernetes/`: no Kubernetes runtime runs on these machines, so the manifests are validated
+/// against the Kubernetes JSON schemas (kubernetes-validate --strict), parsed (PyYAML) and checked for
+/// what an Indexed Job needs, and the container's own arguments are run with the environment
+/// Kubernetes gives each pod (`JOB_COMPLETION_INDEX`), against a local API.
 @Suite struct KubernetesManifestTests {
     static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../deploy/kubernetes").standardized.path
@@ -15,6 +16,26 @@ import Testing
         let result = try ProcessRunner.run("python3", ["-c", script, deploy + "/" + name], timeout: 30)
         try #require(result.exitCode == 0, "\(name): \(result.stderrText)")
         return try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]] ?? []
+    }
+
+    /// Every manifest under deploy/kubernetes/, as paths relative to it.
+    static var manifests: [String] {
+        let found = FileManager.default.enumerator(atPath: deploy)?.allObjects as? [String] ?? []
+        return found.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+    }
+
+    /// The exit statuses `fetch-gallery COMMAND --help` documents ("Exit status: 0 ...; 1 ...; 2 usage error").
+    static func exitStatuses(_ command: String) throws -> [Int: String] {
+        let help = try ProcessRunner.run(GalleryCLIKit.binary, [command, "--help"], timeout: 30)
+        let text = help.stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let statuses = try #require(text.range(of: "Exit status: ").map { text[$0.upperBound...] }, "no exit statuses in \(command) --help")
+        var found: [Int: String] = [:]
+        for item in statuses.components(separatedBy: " USAGE:")[0].split(separator: ";") {
+            let words = item.split(separator: " ", maxSplits: 1)
+            guard words.count == 2, let status = Int(words[0]) else { break }
+            found[status] = String(words[1])
+        }
+        return found
     }
 
     static func podSpec(_ job: [String: Any]) -> [String: Any] {
@@ -79,5 +100,47 @@ import Testing
         let merged = try ProcessRunner.run(GalleryCLIKit.binary, mergeArgs.map { $0 == mount ? dir.path : $0 }, timeout: 60)
         #expect(merged.exitCode == 0, "\(merged.stderrText)")
         #expect(try GalleryCLIKit.manifestPhotos(dir.path).map { $0["id"] as? Int ?? 0 } == api.allIDs)
+    }
+
+    @Test func everyManifestPassesStrictSchemaValidation() throws {
+        let files = Self.manifests
+        #expect(files.count >= 6, "\(files)")
+        let result = try ProcessRunner.run("python3", ["-m", "kubernetes_validate", "--strict"] + files.map { Self.deploy + "/" + $0 },
+                                           timeout: 120)
+        #expect(result.exitCode == 0, "kubernetes-validate (Scripts/bootstrap installs it): \(result.stdoutText)\(result.stderrText)")
+        for file in files {
+            #expect(result.stdoutText.contains("\(file) passed"), "\(file): \(result.stdoutText)")
+        }
+        // Checked against a current Kubernetes: backoffLimitPerIndex and podFailurePolicy are GA from 1.33.
+        let version = result.stdoutText.firstMatch(of: /against version 1\.(\d+)/).flatMap { Int($0.1) }
+        #expect((version ?? 0) >= 33, "validated against 1.\(version ?? 0): \(result.stdoutText.prefix(300))")
+    }
+
+    @Test func aUsageErrorFailsTheJobAtOnceAndOtherFailuresAreRetried() throws {
+        let jobs = try Self.manifests.flatMap { try Self.documents($0) }.filter { $0["kind"] as? String == "Job" }
+        #expect(jobs.count >= 4)
+        for job in jobs {
+            let name = (job["metadata"] as? [String: Any])?["name"] as? String ?? "?"
+            let spec = job["spec"] as? [String: Any] ?? [:]
+            let container = Self.container(job)
+            let command = try #require((container["args"] as? [String])?.first, "\(name): no command")
+            let documented = try Self.exitStatuses(command)
+            let usage = Set(documented.filter { $0.value.hasPrefix("usage error") }.keys)
+            #expect(usage == [2], "\(name): \(command) --help documents \(documented)")
+            let rules = (spec["podFailurePolicy"] as? [String: Any])?["rules"] as? [[String: Any]] ?? []
+            let failJob = rules.filter { $0["action"] as? String == "FailJob" }.compactMap { $0["onExitCodes"] as? [String: Any] }
+            #expect(failJob.allSatisfy { $0["operator"] as? String == "In" && $0["containerName"] as? String == container["name"] as? String },
+                    "\(name): \(failJob)")
+            let failing = Set(failJob.flatMap { $0["values"] as? [Int] ?? [] })
+            // The Job fails at once on exactly the usage errors; every other documented failure is tried again.
+            #expect(failing == usage, "\(name): FailJob on \(failing.sorted()), usage errors \(usage.sorted())")
+            #expect(failing.isSubset(of: documented.keys), "\(name): \(failing) not among \(documented.keys.sorted())")
+            let tries = spec["backoffLimitPerIndex"] as? Int ?? spec["backoffLimit"] as? Int ?? 0
+            #expect(tries >= 1 && !documented.keys.filter { $0 != 0 && !failing.contains($0) }.isEmpty, "\(name): nothing left to retry")
+            #expect(Self.podSpec(job)["restartPolicy"] as? String == "Never", "\(name): podFailurePolicy needs restartPolicy Never")
+        }
+        // The README's table says the same of run.
+        let readme = try String(contentsOfFile: Self.deploy + "/../../README.md", encoding: .utf8)
+        #expect(readme.contains("| 2 | usage error |"))
     }
 }
