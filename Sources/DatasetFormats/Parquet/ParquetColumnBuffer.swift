@@ -50,11 +50,20 @@ struct ParquetColumnBuffer {
         return true
     }
 
+    /// Empties the buffer for the next row group, keeping its memory (a fresh one would page-fault its
+    /// way up to the row group's size again: the parquet format's image column is megabytes a group).
+    mutating func reset() {
+        defined.removeAll(keepingCapacity: true)
+        plain.removeAll(keepingCapacity: true)
+        bools.removeAll(keepingCapacity: true)
+        nullCount = 0
+    }
+
     /// The page body before compression: the definition levels (RLE/bit-packed hybrid, bit width 1, after
     /// a 4-byte little-endian length, as DataPage v1 has them), then the PLAIN values.
-    func pageBody() -> [UInt8] {
+    func pageBody(into body: inout [UInt8]) {
         let levels = Self.definitionLevels(defined)
-        var body: [UInt8] = []
+        body.removeAll(keepingCapacity: true)
         body.reserveCapacity(4 + levels.count + plain.count + bools.count / 8 + 1)
         let length = UInt32(levels.count)
         for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
@@ -64,7 +73,6 @@ struct ParquetColumnBuffer {
         } else {
             body.append(contentsOf: plain)
         }
-        return body
     }
 
     /// One RLE run when every level is the same (the usual column without nulls), else one bit-packed run
