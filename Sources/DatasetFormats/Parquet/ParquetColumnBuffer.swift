@@ -75,18 +75,23 @@ struct ParquetColumnBuffer {
         }
     }
 
-    /// One RLE run when every level is the same (the usual column without nulls), else one bit-packed run
-    /// of ceil(n / 8) groups of eight levels, least significant bit first, the last group padded with 0.
+    /// One RLE run when every level is the same (the usual column without nulls), else bit-packed runs of
+    /// up to 63 groups of eight levels (504, the most Arrow's own encoder puts in one run), least
+    /// significant bit first, the last group padded with 0.
     static func definitionLevels(_ defined: [Bool]) -> [UInt8] {
         var out: [UInt8] = []
         guard let first = defined.first else { return out }
         if !defined.contains(!first) {
             appendVarint(UInt64(defined.count) << 1, to: &out)
             out.append(first ? 1 : 0)
-        } else {
-            let groups = (defined.count + 7) / 8
-            appendVarint(UInt64(groups) << 1 | 1, to: &out)
-            out.append(contentsOf: bitPacked(defined))
+            return out
+        }
+        var start = 0
+        while start < defined.count {
+            let end = min(start + 504, defined.count)
+            appendVarint(UInt64((end - start + 7) / 8) << 1 | 1, to: &out)
+            out.append(contentsOf: bitPacked(Array(defined[start..<end])))
+            start = end
         }
         return out
     }
