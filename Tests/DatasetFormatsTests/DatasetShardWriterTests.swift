@@ -193,6 +193,26 @@ import Testing
         }
         let left = folder.names().filter { $0 != "00003" }
         #expect(left.isEmpty, "left behind: \(left)")
+        #expect(!DatasetShardWriter.isComplete("00003", in: try LocalFolderSink(folder: folder.path)))
+    }
+
+    @Test func aKilledShardIsRemovedWholeAndWrittenAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sink = try LocalFolderSink(folder: folder.path)
+        try Self.writeShard(.files, in: folder)
+        try Self.writeShard(.webdataset, in: folder)
+        // What a killed run leaves: .part files beside finished ones, and an unrelated shard.
+        for name in ["00000.tar.part", "00000.parquet.part", "00000/000000000.jpg.part", "00001.tar"] {
+            _ = FileManager.default.createFile(atPath: folder.file(name), contents: Data([1]))
+        }
+        #expect(DatasetShardWriter.isComplete("00000", in: sink))
+        DatasetShardWriter.removeShard("00000", from: sink)
+        #expect(folder.names() == ["00001.tar"])
+        #expect(!DatasetShardWriter.isComplete("00000", in: sink))
+        try Self.writeShard(.tfrecord, in: folder)
+        #expect(folder.names() == ["00000.parquet", "00000.tfrecord", "00000_stats.json", "00001.tar"])
+        #expect(DatasetShardWriter.isComplete("00000", in: sink))
     }
 
     @Test func badRowsAndSchemasAreRefusedWithTheirReason() throws {

@@ -65,6 +65,22 @@ import Testing
             [["s", "VARCHAR"], ["i", "INTEGER"], ["l", "BIGINT"], ["d", "DOUBLE"], ["b", "BOOLEAN"], ["bin", "BLOB"]]))
     }
 
+    @Test func largeRowGroupsSplitTheirLevelsIntoRuns() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.write(folder.file("large.parquet"), rows: 12_345, compression: .zstd, maxRows: 5_000)
+        let read = try PythonReader.run(["parquet", folder.file("large.parquet")])
+        #expect(read["row_groups"] as? [Int] == [5_000, 5_000, 2_345])
+        let expected = Canonical.text((0..<12_345).map { Self.row($0).map(Self.expected) })
+        #expect(Canonical.text(read["rows"]) == expected, "pyarrow")
+        #expect(Canonical.text(read["fastparquet_rows"]) == expected, "fastparquet")
+        #expect(Canonical.text(read["duckdb_rows"]) == expected, "duckdb")
+        // 1,000 levels with a null: two bit-packed runs, of 63 groups (504 levels) and 62 groups (496).
+        let levels = ParquetColumnBuffer.definitionLevels((0..<1_000).map { $0 != 3 })
+        #expect(levels[0] == 63 << 1 | 1 && levels[1 + 63] == 62 << 1 | 1 && levels.count == 1 + 63 + 1 + 62)
+        #expect(ParquetColumnBuffer.definitionLevels(Array(repeating: true, count: 300)) == [0xD8, 0x04, 1])
+    }
+
     @Test func emptyFileHasTheSchemaAndNoRowGroup() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

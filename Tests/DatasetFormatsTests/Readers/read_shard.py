@@ -9,6 +9,10 @@
     read_shard.py tfrecord FILE DESC_JSON   every frame's CRCs checked with the tfrecord package's masked_crc (crc32c),
                                             then tfrecord.reader.tfrecord_loader with a description {"name": "byte"|"int"|"float"}
     read_shard.py reference-tar OUT SPEC    webdataset.TarWriter's bytes for SPEC ({"mtime", "samples": [{"__key__", ext: text|{"hex"}}]})
+    read_shard.py img2dataset-shard FORMAT OUT SPEC
+                                            img2dataset 1.47's own sample writer (writer.py) for FORMAT (files, webdataset,
+                                            parquet) writes SPEC's rows into OUT, as its downloader would call it
+    read_shard.py tar-members TAR           [name, size, crc32, mode, uname, gname] of each member, in order
     read_shard.py json-dumps SPEC           json.dumps of SPEC's "object" (a list of [key, value] pairs), indent=4;
                                             a value {"float": "1e-05"} is that float, {"object": [...]} a nested dict
 
@@ -24,7 +28,7 @@ import zlib
 
 warnings.filterwarnings("ignore")
 PIP = {"webdataset": "webdataset", "pyarrow": "pyarrow", "fastparquet": "fastparquet", "duckdb": "duckdb",
-       "datasets": "datasets", "tfrecord": "tfrecord", "PIL": "pillow"}
+       "datasets": "datasets", "tfrecord": "tfrecord", "PIL": "pillow", "img2dataset": "img2dataset==1.47.0"}
 
 
 def need(module):
@@ -191,6 +195,32 @@ def reference_tar(out, spec):
     return {"written": out}
 
 
+def img2dataset_shard(format, out, spec):
+    pa = need("pyarrow")
+    need("img2dataset")
+    from img2dataset import writer as img_writer
+    types = {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64(), "double": pa.float64(), "bool": pa.bool_()}
+    schema = pa.schema([pa.field(name, types[kind]) for name, kind in spec["schema"]])
+    classes = {"files": img_writer.FilesSampleWriter, "webdataset": img_writer.WebDatasetSampleWriter,
+               "parquet": img_writer.ParquetSampleWriter}
+    writer = classes[format](0, out, spec["save_caption"], 5, schema, spec["encode_format"])
+    for sample in spec["samples"]:
+        image = bytes.fromhex(sample["image_hex"]) if sample["image_hex"] is not None else None
+        writer.write(image, sample["key"], sample["caption"], pythonic(sample["meta"]))
+    writer.close()
+    return {"files": sorted(os.listdir(out))}
+
+
+def tar_members(path):
+    import tarfile
+    members = []
+    with tarfile.open(path) as archive:
+        for member in archive:
+            data = archive.extractfile(member).read()
+            members.append([member.name, member.size, zlib.crc32(data), member.mode, member.uname, member.gname])
+    return {"members": members}
+
+
 def pythonic(pairs):
     """[[key, value]] to a dict; {"float": text} to float(text) (JSON itself cannot say 1.0 is a float)."""
     def value(v):
@@ -218,6 +248,10 @@ def main():
         result = tfrecord_read(args[0], json.loads(args[1]))
     elif command == "reference-tar":
         result = reference_tar(args[0], json.load(open(args[1])))
+    elif command == "img2dataset-shard":
+        result = img2dataset_shard(args[0], args[1], json.load(open(args[2])))
+    elif command == "tar-members":
+        result = tar_members(args[0])
     elif command == "json-dumps":
         result = {"text": json.dumps(pythonic(json.load(open(args[0]))["object"]), indent=4)}
     else:
