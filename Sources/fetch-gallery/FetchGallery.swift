@@ -16,14 +16,16 @@ struct FetchGallery: AsyncParsableCommand {
             Exit status: 0 all done; 1 some photos or pages failed; 2 usage error; 3 the source could not \
             be read at all; 130 interrupted.
             """,
-        subcommands: [GalleryCommand.self, PlanCommand.self, MergeCommand.self, ThumbnailCommand.self, DownloadCommand.self, ServeDemoCommand.self],
+        subcommands: [GalleryCommand.self, PlanCommand.self, MergeCommand.self, ThumbnailCommand.self, DownloadCommand.self, DatasetCommand.self, ServeDemoCommand.self],
         defaultSubcommand: GalleryCommand.self
     )
 
     /// ArgumentParser exits 64 (EX_USAGE) on bad arguments; ours documents 2, as most Unix tools do.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "dataset" { arguments = DatasetArguments.normalize(arguments) }
+            var command = try parseAsRoot(arguments)
             // Before run() hops to the cooperative pool: its threads' first mallocs would each make an arena.
             if command is GalleryCommand { System.shareOneMallocArena() }
             if var asyncCommand = command as? AsyncParsableCommand {
