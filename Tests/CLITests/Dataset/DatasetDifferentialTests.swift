@@ -21,7 +21,7 @@ import Testing
                 for m in tf.getmembers():
                     members[m.name] = True
                     if m.name.endswith(".jpg"): images[m.name[:-4]] = np.asarray(Image.open(io.BytesIO(tf.extractfile(m).read())).convert("RGB"), dtype=np.float64)
-        stats = sorted(json.load(open(p)).keys() for p in glob.glob(folder + "/*_stats.json"))
+        stats = sorted(list(json.load(open(p)).keys()) for p in glob.glob(folder + "/*_stats.json"))
         return rows, schema, members, images, stats
     a, b = load(sys.argv[1]), load(sys.argv[2])
     out = {"keys": [sorted(a[0]) == sorted(b[0]), len(a[0]), len(b[0])], "schema": [a[1], b[1]],

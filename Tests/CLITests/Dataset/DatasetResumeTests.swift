@@ -28,7 +28,7 @@ import Testing
         let extend = try await DatasetCLI.run(args + ["--incremental-mode", "extend"])
         #expect(extend.exitCode == 0)
         let rows = DatasetCLI.rows(try await DatasetCLI.read(out))
-        #expect(rows.count == 600 && rows["000050099"] != nil)
+        #expect(rows.count == 600 && rows["0000599"] != nil)
         let overwrite = try await DatasetCLI.run(args + ["--incremental-mode", "overwrite"])
         #expect(overwrite.exitCode == 0)
         #expect(DatasetCLI.rows(try await DatasetCLI.read(out)).count == 300)
