@@ -61,12 +61,14 @@ let package = Package(
         .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto", "GallerySync"]),
+        // zlib's gzFile stream, for `dataset --input-format csv.gz` and the other .gz URL lists.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto", "GallerySync", "CZlib",
+                                                   "DatasetFormats"]),
         // Debian's libsnappy and libzstd, for Parquet pages.
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // The training-dataset writers (webdataset tar, Parquet, TFRecord, img2dataset's shard layout).
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "DatasetFormats", dependencies: ["CSnappy", "CZstd", "CZlib"]),
         .executableTarget(
             name: "fetch-gallery",

@@ -17,7 +17,7 @@ struct FetchGallery: AsyncParsableCommand {
             Exit status: 0 all done; 1 some photos or pages failed; 2 usage error; 3 the source could not \
             be read at all; 130 interrupted.
             """,
-        subcommands: [GalleryCommand.self, PlanCommand.self, MergeCommand.self, ThumbnailCommand.self, DownloadCommand.self, ServeDemoCommand.self],
+        subcommands: [GalleryCommand.self, PlanCommand.self, MergeCommand.self, ThumbnailCommand.self, DownloadCommand.self, DatasetCommand.self, ServeDemoCommand.self],
         defaultSubcommand: GalleryCommand.self
     )
 
@@ -26,7 +26,9 @@ struct FetchGallery: AsyncParsableCommand {
         // What the command's messages start with: `fetch-gallery` for the main job, else `fetch-gallery plan` ...
         var prefix = "fetch-gallery"
         do {
-            var command = try parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "dataset" { arguments = DatasetArguments.normalize(arguments) }
+            var command = try parseAsRoot(arguments)
             if !(command is GalleryCommand), let name = type(of: command).configuration.commandName, name != "fetch-gallery" {
                 prefix += " " + name
             }

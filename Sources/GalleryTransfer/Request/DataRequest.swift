@@ -147,7 +147,7 @@ extension TransferEngine {
         let id = nextID()
         let (response, metrics) = try await withRetries(url: request.url, id: id) { (number, remaining, lane, metrics: inout TransferMetrics) -> AttemptStep<DataResponse> in
             let spec = spec(for: request, remaining: remaining, sniffImage: expectImage)
-            let sink = MemorySink(reserveLimit: min(spec.maxBodyBytes, 64 << 20))
+            let sink = MemorySink(reserveLimit: min(spec.maxBodyBytes, 64 << 20), headCheck: request.headCheck)
             let outcome = await perform(spec, sink: sink, lane: lane, onProgress: onProgress)
             metrics.lastAttempt = outcome.metrics
             metrics.bytesReceived += outcome.bodyBytes

@@ -28,9 +28,15 @@ final class MemorySink: BodySink {
     private(set) var expectedTotal: Int64?
     let progressBase: Int64 = 0
 
-    init(reserveLimit: Int64) { self.reserveLimit = reserveLimit }
+    private let headCheck: (@Sendable (HTTPHeaders) -> String?)?
+
+    init(reserveLimit: Int64, headCheck: (@Sendable (HTTPHeaders) -> String?)? = nil) {
+        self.reserveLimit = reserveLimit
+        self.headCheck = headCheck
+    }
 
     func begin(_ head: ResponseHead) -> SinkStart {
+        if let why = headCheck?(head.headers) { return .abort(.refusedByHeaders(why)) }
         bytes.removeAll(keepingCapacity: true)
         expectedTotal = head.contentLength
         if let n = head.contentLength, n > 0 { bytes.reserveCapacity(Int(min(n, reserveLimit))) }

@@ -19,6 +19,10 @@ public struct HTTPRequest: Sendable {
     /// Sign with AWS Signature Version 4 (S3 and compatible stores); see ``AWSSignature`` for the headers
     /// and the query form the caller must supply.
     public var awsSignature: AWSSignature?
+    /// Looks at the final 2xx response's headers before any body byte is read: a returned text stops the
+    /// transfer with `.refusedByHeaders(text)`, never retried (e.g. an X-Robots-Tag opt-out: the image is not
+    /// even downloaded). Called on the engine's thread: keep it quick.
+    public var headCheck: (@Sendable (HTTPHeaders) -> String?)?
 
     /// A request; GET without a body by default, any address allowed unless `addressPolicy` says otherwise.
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,

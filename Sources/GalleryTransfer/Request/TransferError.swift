@@ -48,6 +48,8 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         /// A partial download could not be continued with the server's answer (changed file, bad range); the
         /// partial was discarded and the download asked again from the start.
         case resumeRejected(String)
+        /// The request's `headCheck` refused the response's headers; the text says why.
+        case refusedByHeaders(String)
         /// The calling task was cancelled.
         case cancelled
         /// The engine was shut down.
@@ -118,6 +120,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .decodingFailed(let m): return "decoding failed: \(m)"
         case .fileSystem(let path, let m): return "file error on \(path): \(m)"
         case .resumeRejected(let why): return "resume rejected: \(why)"
+        case .refusedByHeaders(let why): return why
         case .cancelled: return "cancelled"
         case .engineStopped: return "engine stopped"
         }

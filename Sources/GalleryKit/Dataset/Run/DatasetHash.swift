@@ -1,0 +1,30 @@
+import CCrypto
+
+/// `--compute-hash` / `--verify-hash` algorithms, through OpenSSL's libcrypto; the digest as lower-case hex,
+/// as Python's hashlib `hexdigest()` gives it.
+public enum DatasetHash: String, Sendable, CaseIterable {
+    case md5, sha256, sha512
+
+    public func hex(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: 64)
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &digest, &length, evp, nil) }
+        precondition(ok == 1, "EVP_Digest(\(rawValue)) failed")
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(Int(length) * 2)
+        for byte in digest.prefix(Int(length)) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private var evp: OpaquePointer? {
+        switch self {
+        case .md5: EVP_md5()
+        case .sha256: EVP_sha256()
+        case .sha512: EVP_sha512()
+        }
+    }
+}

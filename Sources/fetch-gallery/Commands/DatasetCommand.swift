@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `fetch-gallery dataset`: img2dataset's command line (dashes or underscores), img2dataset's output.
+struct DatasetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dataset",
+        abstract: "Download a URL list into a training dataset (img2dataset's options and output).",
+        discussion: """
+            Takes img2dataset's options, with the same meanings and defaults (underscores or dashes, Fire's \
+            --flag=False spelling too), and writes its layout: shards 00000.tar / 00000/ / 00000.parquet / \
+            00000.tfrecord, each with 00000.parquet metadata (every input row, failures included) and \
+            00000_stats.json written last. A shard with its _stats.json is done and skipped by the next run.
+            Example: fetch-gallery dataset --url-list urls.csv --input-format csv --url-col url --caption-col text \
+            --output-format webdataset --output-folder out --resize-mode keep_ratio
+            Exit status: 0 done (rows that failed are in the metadata); 1 a shard could not be written; \
+            2 usage error or a missing column; 3 the URL list could not be read; 130 interrupted.
+            """)
+
+    @Option(name: .customLong("url-list"), help: "A URL list file, or a folder of them (read in name order).") var urlList: String
+    @Option(name: .customLong("input-format"), help: "txt, csv, tsv, json, jsonl, each also .gz.") var inputFormat = "txt"
+    @Option(name: .customLong("url-col"), help: "The column holding the URL.") var urlCol = "url"
+    @Option(name: .customLong("caption-col"), help: "The column holding the caption (saved as caption / .txt).") var captionCol: String?
+    @Option(name: .customLong("save-additional-columns"), help: "Input columns to keep in the metadata: a,b.") var saveAdditionalColumns: String?
+    @Option(name: .customLong("verify-hash"), help: ArgumentHelp("Check each download against a column: COL,ALGO (md5, sha256, sha512; ALGO must equal --compute-hash).", valueName: "COL,ALGO")) var verifyHash: String?
+    @Option(name: .customLong("output-folder"), help: "The dataset folder.") var outputFolder = "images"
+    @Option(name: .customLong("output-format"), help: "files, webdataset, parquet, tfrecord.") var outputFormat = "files"
+    @Option(name: .customLong("image-size"), help: "The size images are resized to.") var imageSize = 256
+    @Option(name: .customLong("resize-mode"), help: "no, border, keep_ratio, keep_ratio_largest, center_crop.") var resizeMode = "border"
+    @Flag(name: .customLong("resize-only-if-bigger"), inversion: .prefixedNo, help: "Never upscale.") var resizeOnlyIfBigger = false
+    @Option(name: .customLong("min-image-size"), help: "Refuse images whose short side is smaller.") var minImageSize = 0
+    @Option(name: .customLong("max-image-area"), help: "Refuse images with more pixels (default inf).") var maxImageArea = "inf"
+    @Option(name: .customLong("max-aspect-ratio"), help: "Refuse images more elongated (long/short side, default inf).") var maxAspectRatio = "inf"
+    @Option(name: .customLong("encode-format"), help: "jpg, png, webp, avif.") var encodeFormat = "jpg"
+    @Option(name: .customLong("encode-quality"), help: "Quality (jpg/webp/avif), compression 0-9 for png.") var encodeQuality = 95
+    @Flag(name: .customLong("skip-reencode"), inversion: .prefixedNo, help: "Keep the downloaded bytes when no resize is needed and the format matches.") var skipReencode = false
+    @Option(name: .customLong("number-sample-per-shard"), help: "Rows per shard.") var numberSamplePerShard = 10_000
+    @Option(name: .customLong("oom-shard-count"), help: "Digits of a shard name.") var oomShardCount = 5
+    @Option(name: .customLong("compute-hash"), help: "sha256, md5, sha512 or none: the hash column of each download.") var computeHash = "sha256"
+    @Flag(name: .customLong("extract-exif"), inversion: .prefixedNo, help: "Save the EXIF tags as a JSON string (on by default).") var extractExif = true
+    @Option(name: .customLong("incremental-mode"), help: "incremental (skip finished shards), overwrite, extend.") var incrementalMode = "incremental"
+    @Option(name: .customLong("disallowed-header-directives"), help: "X-Robots-Tag directives that refuse an image; [] for none.") var disallowedHeaderDirectives = "noai,noimageai,noindex,noimageindex"
+    @Option(name: .customLong("user-agent-token"), help: "Appended to the User-Agent; X-Robots-Tag rules for this token apply.") var userAgentToken: String?
+    @Option(help: "Seconds to connect, and without a byte arriving, before a download fails.") var timeout: Double = 10
+    @Option(help: "Extra attempts after a failed download.") var retries = 0
+
+    @Option(name: .customLong("processes-count"), help: .hidden) var processesCount: Int?
+    @Option(name: .customLong("thread-count"), help: .hidden) var threadCount: Int?
+    @Option(help: .hidden) var distributor: String?
+    @Option(name: .customLong("subjob-size"), help: .hidden) var subjobSize: Int?
+    @Option(name: .customLong("max-shard-retry"), help: .hidden) var maxShardRetry: Int?
+    @Flag(name: .customLong("enable-wandb"), inversion: .prefixedNo, help: .hidden) var enableWandb = false
+    @Option(name: .customLong("wandb-project"), help: .hidden) var wandbProject: String?
+    @Option(name: .customLong("upscale-interpolation"), help: .hidden) var upscaleInterpolation = "lanczos"
+    @Option(name: .customLong("downscale-interpolation"), help: .hidden) var downscaleInterpolation = "area"
+    @Option(name: .customLong("bbox-col"), help: .hidden) var bboxCol: String?
+
+    @Option(help: "Downloads at once (replaces --thread-count).") var jobs = 64
+    @Option(name: .customLong("per-host"), help: "Downloads at once per host.") var perHost = 16
+    @Option(help: "Threads decoding and resizing (default: one per core; replaces --processes-count).") var workers = 0
+    @OptionGroup var shard: ShardOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if bboxCol != nil { throw ValidationError("--bbox-col (blurring) is not supported") }
+        if upscaleInterpolation.lowercased() != "lanczos" || downscaleInterpolation.lowercased() != "area" {
+            throw ValidationError("only --upscale-interpolation lanczos and --downscale-interpolation area are supported")
+        }
+    }
+
+    func run() async throws {
+        for (given, replacement) in [(processesCount != nil, "--processes-count: one process does all; --workers sets its resize threads, --shard K/N splits across machines"),
+                                     (threadCount != nil, "--thread-count: --jobs sets the downloads at once"),
+                                     (distributor != nil, "--distributor: run N processes with --shard K/N (or --shard-from-env on Slurm/Kubernetes)"),
+                                     (subjobSize != nil || maxShardRetry != nil, "--subjob-size/--max-shard-retry: not needed; rerun to redo unfinished shards"),
+                                     (enableWandb || wandbProject != nil, "--enable-wandb: not supported; progress is shown on stderr")] where given {
+            StandardError.line("note: \(replacement)")
+        }
+        let options = try makeOptions()
+        let renderer = output.renderer
+        let report = DatasetReport(renderer: renderer)
+        let interrupts = Interrupts { _ in
+            // Shards without their _stats.json are redone by the next run; nothing else to save.
+            StandardError.line("interrupted: unfinished shards will be redone by the next run")
+            Foundation.exit(130)
+        }
+        let summary: DatasetSummary
+        do {
+            let sink = try LocalFolderSink(folder: options.outputFolder)
+            let run = try DatasetRun(options: options, sink: sink, observers: [report.aggregate])
+            let ticker = ProgressTicker.start { report.tick() }
+            defer { ticker.cancel() }
+            summary = try await run.run(observer: report)
+        } catch let error as DatasetError {
+            report.finish()
+            StandardError.line("error: \(error)")
+            switch error {
+            case .unreadableInput: throw ExitCode(3)
+            case .output: throw ExitCode(1)
+            case .invalidOption, .missingColumn: throw ExitCode(2)
+            }
+        } catch {
+            report.finish()
+            StandardError.line("error: \(options.outputFolder): \(error)")
+            throw ExitCode(1)
+        }
+        withExtendedLifetime(interrupts) {}
+        report.finish()
+        if !output.quiet {
+            StandardError.line("dataset: \(summary.rows) rows, \(summary.successes) success, \(summary.failedToDownload) failed_to_download, "
+                + "\(summary.failedToResize) failed_to_resize; \(summary.shardsWritten) shard(s) written"
+                + (summary.shardsAlreadyDone > 0 ? ", \(summary.shardsAlreadyDone) already done" : ""))
+        }
+        for failure in summary.failedShards { StandardError.line("error: shard \(failure)") }
+        if !summary.failedShards.isEmpty { throw ExitCode(1) }
+    }
+}

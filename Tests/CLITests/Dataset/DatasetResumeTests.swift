@@ -1,0 +1,62 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// Resuming: a shard with its `_stats.json` is done and not fetched again; a shard without it is redone whole;
+/// a run killed midway and run again completes the dataset with every row once.
+@Suite struct DatasetResumeTests {
+    func requests(_ fixture: DatasetFixture) -> Int { fixture.server.allRequests.count }
+
+    @Test func aShardWithItsStatsIsSkippedAndOneWithoutIsRedone() async throws {
+        let fixture = try DatasetFixture(count: 300)
+        let list = try fixture.writeCSV()
+        let out = fixture.work.file("out")
+        let args = ["--url-list", list, "--input-format", "csv", "--output-format", "webdataset", "--output-folder", out, "--quiet"]
+            + DatasetFixture.options
+        let first = try await DatasetCLI.run(args)
+        try #require(first.exitCode == 0, "\(first.stderrText)")
+        let before = try fixture.work.read("out/00001.tar")
+        // Shard 2 loses its stats (as if the run had died before writing them): only its 100 rows are fetched again.
+        try FileManager.default.removeItem(atPath: fixture.work.file("out/00002_stats.json"))
+        let asked = requests(fixture)
+        let again = try await DatasetCLI.run(args)
+        #expect(again.exitCode == 0, "\(again.stderrText)")
+        #expect(requests(fixture) - asked == 100)
+        #expect(try fixture.work.read("out/00001.tar") == before)
+        #expect(FileManager.default.fileExists(atPath: fixture.work.file("out/00002_stats.json")))
+        // overwrite starts again; extend adds shards after the last one.
+        let extend = try await DatasetCLI.run(args + ["--incremental-mode", "extend"])
+        #expect(extend.exitCode == 0)
+        let rows = DatasetCLI.rows(try await DatasetCLI.read(out))
+        #expect(rows.count == 600 && rows["0000599"] != nil)
+        let overwrite = try await DatasetCLI.run(args + ["--incremental-mode", "overwrite"])
+        #expect(overwrite.exitCode == 0)
+        #expect(DatasetCLI.rows(try await DatasetCLI.read(out)).count == 300)
+    }
+
+    @Test func killedMidwayThenRunAgainCompletes() async throws {
+        let fixture = try DatasetFixture(count: 400)
+        // Slow photos, so the kill lands in the middle of the run.
+        let slow = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        fixture.server.route("/p/1.img") { _, _ in usleep(150_000); return .file(slow, contentType: "image/jpeg") }
+        let list = try fixture.writeCSV()
+        let out = fixture.work.file("out")
+        let args = ["dataset", "--url-list", list, "--input-format", "csv", "--output-folder", out, "--quiet", "--jobs", "4"]
+            + DatasetFixture.options
+        let runner = try ProcessRunner(DownloadCLI.binary, args)
+        var shardsDone = 0
+        for _ in 0..<300 {
+            usleep(20_000)
+            shardsDone = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix("_stats.json") }.count
+            if shardsDone >= 1 { break }
+        }
+        runner.send(SIGKILL)
+        _ = await DownloadCLI.wait(runner, timeout: 30)
+        #expect(shardsDone >= 1 && shardsDone < 4, "killed after \(shardsDone) shards")
+        let again = try await DatasetCLI.run(Array(args.dropFirst()))
+        #expect(again.exitCode == 0, "\(again.stderrText)")
+        let rows = DatasetCLI.rows(try await DatasetCLI.read(out))
+        #expect(rows.count == 400)
+        #expect(rows.values.filter { $0["status"] as? String == "success" }.count == fixture.rows.filter { $0.status == "success" }.count)
+    }
+}
