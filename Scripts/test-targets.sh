@@ -7,9 +7,20 @@
 # timed: beside it, GalleryKitTests starts the RADOS Gateway and makes ImageMagick copies, both CPUs
 # for 10-30 s, and its runs missed their 15 s wait for the first photos.
 test_targets=(TestRunnerTests GallerySyncTests DatasetFormatsTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryTransferTests CLITests BrowserTests GalleryPublicAPITests)
-alone="GalleryTransferTests\\.SupportFaultServerLifecycleTests|GalleryKitTests\\.PipelineInterruptTests"
+# Each in a process of its own: two alone in one process counted each other's descriptors and threads.
+alone_suites=("GalleryTransferTests\\.SupportFaultServerLifecycleTests" "GalleryKitTests\\.PipelineInterruptTests")
+alone=$(IFS='|'; echo "${alone_suites[*]}")
 # The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
 cluster="CLITests\\.SlurmShardTests"
+
+# The steps of a run, one `swift test` process each, in order: a line per step, "label TAB filter TAB
+# skip" (skip empty for none). Scripts/test and Scripts/check-sanitizers both run these.
+test_steps() {
+  local target suite
+  for target in "${test_targets[@]}"; do printf '%s\t%s\t%s\n' "$target" "^$target\\." "^($alone|$cluster)/"; done
+  for suite in "${alone_suites[@]}"; do printf '%s\t%s\t\n' "${suite//\\/} (alone)" "^$suite/"; done
+  printf '%s\t%s\t\n' "${cluster//\\/} (alone: a one-node Slurm cluster)" "^$cluster/"
+}
 # Both build GalleryImaging and GalleryDemo with -O although the builds are debug ones (Package.swift
 # reads this): the demo server renders its photographs in them, ~40x slower unoptimised.
 export FETCH_GALLERY_OPTIMIZE_IMAGING=1

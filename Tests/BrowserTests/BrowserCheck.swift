@@ -46,12 +46,19 @@ struct PageCheck {
         Issue.record("\(name) at \(browser.screen): \(message())\nscreenshot: \(screenshot)", sourceLocation: sourceLocation)
     }
 
-    /// No console error and no failed request since the last call.
+    /// No console error and no failed request since the last call, whatever the test read of the logs
+    /// itself meanwhile (the check reads them as a reader of its own).
     func noErrors(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let errors = try await browser.consoleLog().filter { $0.level == "SEVERE" || $0.level == "WARNING" }
+        let (errors, failed) = try await Self.errors(browser)
         check(errors.isEmpty, "console: \(errors)", sourceLocation: sourceLocation)
-        let failed = try await browser.networkEvents().filter { $0.method == "Network.loadingFailed" }
-        check(failed.isEmpty, "failed requests: \(failed.map { $0.params })", sourceLocation: sourceLocation)
+        check(failed.isEmpty, "failed requests: \(failed)", sourceLocation: sourceLocation)
+    }
+
+    /// Console errors and warnings, and failed requests, that ``noErrors(sourceLocation:)`` has not seen yet.
+    static func errors(_ browser: BrowserSession) async throws -> (console: [String], requests: [String]) {
+        let console = try await browser.consoleLog(reader: "noErrors").filter { $0.level == "SEVERE" || $0.level == "WARNING" }
+        let failed = try await browser.networkEvents(reader: "noErrors").filter { $0.method == "Network.loadingFailed" }
+        return (console.map { "\($0.level): \($0.message)" }, failed.map { "\($0.params)" })
     }
 
     /// Nothing sticks out sideways: the page is no wider than the viewport.

@@ -175,7 +175,8 @@ struct GalleryViewerBrowserTests {
         try await withBrowser(.desktop) { browser, gallery in
             for page in ["index.html", try gallery.pagePath(2)] {
                 try await browser.open(gallery.url(page))
-                try await Task.sleep(for: .milliseconds(300))
+                // Until every image has loaded or failed (an injected `onerror` would have run by then).
+                try await browser.waitForImages()
                 let alert = await browser.openAlertText()
                 let check = try await PageCheck(browser, gallery, page.hasPrefix("index") ? "hostile-index" : "hostile-photo")
                 check.check(alert == nil, "an alert ran: \(alert ?? "")")

@@ -31,9 +31,16 @@ struct PictureBrowserTests {
             }
             try await browser.open(gallery.url(try gallery.pagePath(1)))
             for _ in 0..<100 where try await browser.execute(loaded) as? Bool != true { try await Task.sleep(for: .milliseconds(50)) }
-            try await Task.sleep(for: .milliseconds(800))
-            let requested = try await browser.networkEvents().filter { $0.method == "Network.requestWillBeSent" }
-                .compactMap { ($0.params["request"] as? [String: Any])?["url"] as? String }
+            // The page's requests, gathered until photo 2's preload is among them (or 15 s); reading them
+            // leaves the error check below its own copy of the log.
+            var requested: [String] = []
+            let deadline = Date().addingTimeInterval(15)
+            while !requested.contains(where: { $0.contains("/002/2-") }) && Date() < deadline {
+                requested += try await browser.networkEvents().filter { $0.method == "Network.requestWillBeSent" }
+                    .compactMap { ($0.params["request"] as? [String: Any])?["url"] as? String }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await browser.waitForImages()
             let page = try await PageCheck(browser, gallery, "picture-photo")
             try await page.noErrors()
             let shown = try await browser.execute("""

@@ -150,6 +150,63 @@ import Testing
         }
     }
 
+    /// The steps Scripts/test and Scripts/check-sanitizers run (Scripts/test-targets.sh): every suite
+    /// that runs alone has a process of its own (two in one process counted each other's descriptors
+    /// and threads), and no other step runs it.
+    @Test func everySuiteThatRunsAloneHasAProcessOfItsOwn() throws {
+        let listed = try ProcessRunner.run("/bin/bash", ["-c", "source Scripts/test-targets.sh && test_steps && echo --- "
+                                                         + "&& printf '%s\\n' \"${alone_suites[@]}\" \"$cluster\""],
+                                           currentDirectory: Self.root, timeout: 60)
+        #expect(listed.exitCode == 0, "\(listed.stderrText)")
+        let parts = listed.stdoutText.components(separatedBy: "---\n")
+        let steps = parts[0].split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let alone = parts.count > 1 ? parts[1].split(separator: "\n").map(String.init) : []
+        #expect(alone.count >= 3 && steps.count >= 12, "\(listed.stdoutText)")
+        // A test of each alone suite, as Swift Testing names it, and one of another suite of its target.
+        let tests = alone.map { $0.replacingOccurrences(of: "\\", with: "") + "/someTest()" }
+        func matches(_ pattern: String, _ name: String) -> Bool {
+            !pattern.isEmpty && name.range(of: pattern, options: .regularExpression) != nil
+        }
+        for step in steps {
+            let (filter, skip) = (step[1], step.count > 2 ? step[2] : "")
+            let runs = tests.filter { matches(filter, $0) && !matches(skip, $0) }
+            #expect(runs.count <= 1, "step \(step[0]) runs \(runs) in one process")
+        }
+        for test in tests {
+            let running = steps.filter { matches($0[1], test) && !matches($0.count > 2 ? $0[2] : "", test) }.map { $0[0] }
+            #expect(running.count == 1, "\(test) runs in \(running)")
+            let sibling = String(test.split(separator: ".")[0]) + ".OtherSuite/someTest()"
+            #expect(steps.filter { matches($0[1], sibling) && !matches($0.count > 2 ? $0[2] : "", sibling) }.count == 1,
+                    "\(sibling) is not run once")
+        }
+    }
+
+    /// Scripts/check-sanitizers fails a step whose tests all skipped themselves under the sanitizer: it
+    /// checked nothing. Run with a stand-in `swift` whose every test run skips all its tests.
+    @Test func aSanitizerStepThatSkipsEveryTestFails() throws {
+        let folder = try TempDirectory(prefix: "stand-in-swift")
+        let script = """
+            #!/bin/bash
+            echo "$*" >> \(folder.path)/calls
+            [[ $1 == test ]] || exit 0
+            while [[ $# -gt 0 ]]; do [[ $1 == --xunit-output ]] && out=$2; shift; done
+            printf '<testsuites><testsuite name="s" tests="0" skipped="3" failures="0"></testsuite></testsuites>' > "$out"
+
+            """
+        let standIn = try folder.write(Array(script.utf8), to: "swift")
+        chmod(standIn, 0o755)
+        let result = try ProcessRunner.run(
+            Self.root + "/Scripts/check-sanitizers", ["thread"],
+            environment: ["PATH": folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
+            currentDirectory: Self.root, timeout: 300)
+        let output = result.stdoutText + result.stderrText
+        let calls = (try? String(contentsOfFile: folder.file("calls"), encoding: .utf8)) ?? ""
+        #expect(calls.split(separator: "\n").filter { $0.hasPrefix("test ") }.count >= 12, "\(calls)\n\(output)")
+        #expect(result.exitCode == 1, "every step skipped all its tests, and the run passed:\n\(output)")
+        #expect(output.contains("== thread: BrowserTests FAILED"), "\(output)")
+        #expect(output.contains("skipped all 3"), "\(output)")
+    }
+
     /// Pids of processes whose command line contains `text` and `program` and that have not exited
     /// (zombies left out).
     static func livingProcesses(matching text: String, program: String? = "xctest") -> [Int32] {

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 
 /// One headless Chromium window driven through chromedriver: open a URL, run a script, press keys,
 /// read the console and network logs, take a screenshot. Made for tests: every wait is bounded.
@@ -29,6 +30,14 @@ public final class BrowserSession: Sendable {
     }
 
     let http: WebDriverHTTP
+    /// Every log entry read from chromedriver so far, by log type, and how far each reader has read:
+    /// chromedriver hands an entry out once, so a test that reads the network log for its own check
+    /// must not take from the error check what it read (see ``networkEvents(reader:)``).
+    private let logBook = Locked(LogBook())
+    private struct LogBook {
+        var entries: [String: [(level: String, message: String)]] = [:]
+        var read: [String: Int] = [:]
+    }
     /// The WebDriver session id.
     public let id: String
     public let screen: Screen
@@ -116,6 +125,24 @@ public final class BrowserSession: Sendable {
         _ = try? await command("DELETE", "/actions")
     }
 
+    /// Waits until the page has loaded and every image in it has loaded or failed, so every `load` and
+    /// `error` handler has had its turn; returns at once when a script opened an alert (which blocks
+    /// every later script until it is closed). Throws after `seconds`.
+    public func waitForImages(seconds: Double = 15) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        let settled = "return document.readyState === 'complete' && Array.from(document.images).every(i => i.complete)"
+        while true {
+            if await openAlertText() != nil { return }
+            if (try? await execute(settled)) as? Bool == true {
+                // One more turn of the page's event loop: an error event queued as the last image failed runs first.
+                _ = try? await execute("return await new Promise(r => setTimeout(() => r(true), 0))")
+                return
+            }
+            if Date() > deadline { throw BrowserError.timedOut(waitingFor: "the page's images", seconds: seconds) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// Waits until the page's URL satisfies `condition` (navigation after a key or swipe).
     @discardableResult
     public func waitForURL(_ what: String, seconds: Double = 10, _ condition: (String) -> Bool) async throws -> String {
@@ -128,24 +155,37 @@ public final class BrowserSession: Sendable {
         }
     }
 
-    /// Console messages since the last call: (level, message), e.g. ("SEVERE", "... Failed to load resource").
-    public func consoleLog() async throws -> [(level: String, message: String)] {
-        try await log("browser").map { ($0["level"] as? String ?? "", $0["message"] as? String ?? "") }
+    /// Console messages `reader` has not had yet: (level, message), e.g. ("SEVERE", "... Failed to load
+    /// resource"). Each reader has its own place in the log: what one read, another still gets.
+    public func consoleLog(reader: String = "test") async throws -> [(level: String, message: String)] {
+        try await log("browser", reader: reader)
     }
 
-    /// DevTools network events since the last call, as (method, params) of the `performance` log.
-    public func networkEvents() async throws -> [(method: String, params: [String: Any])] {
-        try await log("performance").compactMap { entry in
-            guard let text = entry["message"] as? String,
-                  let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+    /// DevTools network events `reader` has not had yet, as (method, params) of the `performance` log;
+    /// each reader has its own place in the log (a test's own reads leave ``PageCheck``'s error check
+    /// every failed request).
+    public func networkEvents(reader: String = "test") async throws -> [(method: String, params: [String: Any])] {
+        try await log("performance", reader: reader).compactMap { entry in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(entry.message.utf8)) as? [String: Any],
                   let message = object["message"] as? [String: Any], let method = message["method"] as? String,
                   method.hasPrefix("Network.") else { return nil }
             return (method, message["params"] as? [String: Any] ?? [:])
         }
     }
 
-    private func log(_ type: String) async throws -> [[String: Any]] {
-        try await command("POST", "/se/log", ["type": type]) as? [[String: Any]] ?? []
+    /// The entries of the log `type` that `reader` has not had: what chromedriver hands out now is kept
+    /// for every reader.
+    private func log(_ type: String, reader: String) async throws -> [(level: String, message: String)] {
+        let fresh = (try await command("POST", "/se/log", ["type": type]) as? [[String: Any]] ?? []).map {
+            ($0["level"] as? String ?? "", $0["message"] as? String ?? "")
+        }
+        return logBook.withLock { book in
+            book.entries[type, default: []] += fresh
+            let key = type + "\u{0}" + reader
+            let all = book.entries[type] ?? []
+            defer { book.read[key] = all.count }
+            return Array(all[(book.read[key] ?? 0)...])
+        }
     }
 
     /// A PNG of the viewport, written to `path`.

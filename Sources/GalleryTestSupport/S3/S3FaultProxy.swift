@@ -23,6 +23,11 @@ public final class S3FaultProxy: @unchecked Sendable {
         public var bytesIn: Int
         /// The status the proxy answered itself, nil when the request went to the gateway.
         public var injected: Int?
+        /// When the request's head arrived, on the proxy's clock (one tick per arrival or answer).
+        public var arrived = 0
+        /// When the proxy began passing the answer to the client, on the same clock: the client can
+        /// have had no answer before (nil: not answered yet, or the gateway closed without one).
+        public var answered: Int?
     }
 
     private struct Fault {
@@ -42,6 +47,9 @@ public final class S3FaultProxy: @unchecked Sendable {
         var stopped = false
         var uploadRate: Int?
         var cuts: [(targetContains: String, afterBodyBytes: Int, remaining: Int)] = []
+        var delays: [(method: String, targetContains: String, seconds: Double)] = []
+        /// Ticks once per arrival and per answer (``Seen/arrived``, ``Seen/answered``).
+        var clock = 0
     }
 
     private let upstreamPort: UInt16
@@ -97,11 +105,18 @@ public final class S3FaultProxy: @unchecked Sendable {
         state.withLock { $0.cuts.append((targetContains, afterBodyBytes, count)) }
     }
 
-    /// Forgets the faults and cuts not used up yet.
+    /// Holds the gateway's answer to every `method` request whose target contains `targetContains` for
+    /// `seconds` before passing it on (the gateway has done the request; its client does not know yet).
+    public func delayAnswers(method: String, targetContains: String, by seconds: Double) {
+        state.withLock { $0.delays.append((method, targetContains, seconds)) }
+    }
+
+    /// Forgets the faults, cuts and delays not used up yet.
     public func clearFaults() {
         state.withLock { s in
             s.faults = []
             s.cuts = []
+            s.delays = []
         }
     }
 
@@ -153,6 +168,7 @@ public final class S3FaultProxy: @unchecked Sendable {
             }
             let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>\(fault.code)</Code><Message>injected by the test proxy</Message></Error>"
             let answer = "HTTP/1.1 \(fault.status) Injected\r\nContent-Type: application/xml\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            answering(connection)
             _ = Socket.sendAll(client, Array(answer.utf8)[...])
             return
         }
@@ -162,7 +178,10 @@ public final class S3FaultProxy: @unchecked Sendable {
             + "\r\nConnection: close\r\n\r\n"
         _ = Socket.sendAll(upstream, Array(rewritten.utf8)[...])
         _ = Socket.sendAll(upstream, buffer[(headEnd! + 4)...])
-        pump(client: client, upstream: upstream, connection: connection, cutAfter: takeCut(target: target))
+        let delay = state.withLock { s in
+            s.delays.filter { $0.method == method && target.contains($0.targetContains) }.map(\.seconds).max()
+        }
+        pump(client: client, upstream: upstream, connection: connection, cutAfter: takeCut(target: target), delay: delay)
     }
 
     private func takeFault(method: String, target: String) -> Fault? {
@@ -184,12 +203,25 @@ public final class S3FaultProxy: @unchecked Sendable {
         }
     }
 
-    /// Records a request and returns its connection number.
+    /// Records a request, the clock ticking, and returns its connection number.
     private func record(_ seen: Seen) -> Int {
         state.withLock { s in
+            var seen = seen
+            s.clock += 1
+            seen.arrived = s.clock
             s.connections += 1
             s.seen.append((s.connections, seen))
             return s.connections
+        }
+    }
+
+    /// The answer to `connection`'s request is about to go to the client: ticks the clock and records it.
+    private func answering(_ connection: Int) {
+        state.withLock { s in
+            guard let index = s.seen.lastIndex(where: { $0.connection == connection }),
+                  s.seen[index].request.answered == nil else { return }
+            s.clock += 1
+            s.seen[index].request.answered = s.clock
         }
     }
 
@@ -201,10 +233,11 @@ public final class S3FaultProxy: @unchecked Sendable {
     }
 
     /// Relays both ways until the gateway closes, counting the client's bytes; with `cutAfter`, stops
-    /// once that many bytes of the answer's body went to the client.
-    private func pump(client: Int32, upstream: Int32, connection: Int, cutAfter: Int? = nil) {
+    /// once that many bytes of the answer's body went to the client; with `delay`, holds the answer that
+    /// long before its first byte goes on.
+    private func pump(client: Int32, upstream: Int32, connection: Int, cutAfter: Int? = nil, delay: Double? = nil) {
         var clientOpen = true
-        var answer: [UInt8] = [], bodyStart: Int?
+        var answer: [UInt8] = [], bodyStart: Int?, answerStarted = false
         while true {
             var fds = [pollfd(fd: upstream, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: clientOpen ? client : -1, events: Int16(POLLIN), revents: 0)]
@@ -221,6 +254,11 @@ public final class S3FaultProxy: @unchecked Sendable {
             if fds[0].revents != 0 {
                 var chunk = Socket.receive(upstream)
                 if chunk.isEmpty { return }
+                if !answerStarted {
+                    answerStarted = true
+                    if let delay { usleep(UInt32(delay * 1e6)) }
+                    answering(connection)
+                }
                 if let cutAfter {
                     answer += chunk
                     bodyStart = bodyStart ?? Self.find([13, 10, 13, 10], in: answer).map { $0 + 4 }

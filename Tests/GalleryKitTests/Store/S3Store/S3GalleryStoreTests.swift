@@ -12,11 +12,14 @@ import Testing
                            inFlight: 8, checkpointInterval: nil)
     }
 
-    /// `index.html` goes last, after every page handed over with it; the journal goes only after every
-    /// file handed over before the checkpoint, with the list of stored files before it.
+    /// `index.html` goes last, sent only once the client had the answer to every page handed over with
+    /// it; the journal goes only after every file handed over before the checkpoint is stored, with the
+    /// list of stored files before it. The pages' answers are held, so a request sent before they came
+    /// back arrives at the proxy before their answers leave it (the proxy's clock orders both).
     @Test func theEntryPointAndTheJournalWaitForWhatTheyName() async throws {
         let proxy = try S3TestKit.proxy()
         defer { proxy.stop() }
+        proxy.delayAnswers(method: "PUT", targetContains: "/g/pages/", by: 0.3)
         let client = try S3TestKit.client(proxy: proxy)
         let dir = try TempDirectory()
         let store = try Self.store(client, prefix: "g/", folder: dir.path)
@@ -33,13 +36,16 @@ import Testing
         try AtomicFile.write(Array("{}\n".utf8), to: dir.path + "/" + GalleryNaming.journalPath)
         try await store.checkpoint(journal: GalleryNaming.journalPath)
         try await store.flush()
-        let puts = proxy.seen.filter { $0.method == "PUT" }.map(\.target)
-        let index = try #require(puts.firstIndex { $0.hasSuffix("/g/index.html") })
-        let journal = try #require(puts.firstIndex { $0.hasSuffix("/g/.fetch-gallery/journal.jsonl") })
-        let listing = try #require(puts.firstIndex { $0.hasSuffix("/g/.fetch-gallery/published.tsv") })
-        let lastPage = try #require(puts.lastIndex { $0.contains("/g/pages/") })
-        #expect(lastPage < index && lastPage < listing && listing < journal, "\(puts)")
-        #expect(puts.filter { $0.contains("/g/pages/") }.count == 40)
+        let puts = proxy.seen.filter { $0.method == "PUT" }
+        let index = try #require(puts.first { $0.target.hasSuffix("/g/index.html") })
+        let journal = try #require(puts.first { $0.target.hasSuffix("/g/.fetch-gallery/journal.jsonl") })
+        let listing = try #require(puts.first { $0.target.hasSuffix("/g/.fetch-gallery/published.tsv") })
+        let pageAnswers = puts.filter { $0.target.contains("/g/pages/") }.map { $0.answered ?? .max }
+        #expect(pageAnswers.count == 40)
+        let lastPageAnswer = try #require(pageAnswers.max())
+        #expect(lastPageAnswer < index.arrived, "index.html was sent before every page was stored: \(puts)")
+        #expect(lastPageAnswer < listing.arrived, "the list of stored files was sent before every page was stored: \(puts)")
+        #expect((listing.answered ?? .max) < journal.arrived, "the journal was sent before the list was stored: \(puts)")
         #expect(store.uploaded.objects == 41)
         for page in pages { #expect(store.size(of: page) != nil) }
     }
@@ -102,6 +108,8 @@ import Testing
         }
         try await store.flush()
         proxy.resetSeen()
+        // index.html's answer held: a deletion sent before the client had it would arrive meanwhile.
+        proxy.delayAnswers(method: "PUT", targetContains: "/s/index.html", by: 0.5)
         // Written again with two index pages: index-3 is stale; index-2 is removed, then written again.
         store.remove("index-3.html")
         store.remove("index-2.html")
@@ -111,10 +119,11 @@ import Testing
         store.publish("index.html")
         try await store.flush()
         let seen = proxy.seen.filter { $0.injected == nil }
-        let entryPoint = try #require(seen.lastIndex { $0.method == "PUT" && $0.target.hasSuffix("/s/index.html") })
-        let deletes = seen.indices.filter { seen[$0].method == "DELETE" }
-        #expect(deletes.map { seen[$0].target.hasSuffix("/s/index-3.html") } == [true], "\(seen.map { "\($0.method) \($0.target)" })")
-        #expect(deletes.allSatisfy { $0 > entryPoint }, "index-3.html was deleted before index.html was up")
+        let entryPoint = try #require(seen.last { $0.method == "PUT" && $0.target.hasSuffix("/s/index.html") })
+        let deletes = seen.filter { $0.method == "DELETE" }
+        #expect(deletes.map { $0.target.hasSuffix("/s/index-3.html") } == [true], "\(seen.map { "\($0.method) \($0.target)" })")
+        let up = try #require(entryPoint.answered)
+        #expect(deletes.allSatisfy { $0.arrived > up }, "index-3.html was deleted before index.html was up: \(seen)")
         #expect(try await reader.head(key: "s/index-3.html") == nil)
         #expect(try await reader.get(key: "s/index-2.html") == Data("<html>2 again".utf8))
     }

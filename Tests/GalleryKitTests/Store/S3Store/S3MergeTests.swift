@@ -91,6 +91,8 @@ import Testing
         let fewer = try await Self.uploadParts([1, 2, 3, 5, 6, 7, 9], client, prefix: "m/")
         defer { fewer.remove() }
         proxy.resetSeen()
+        // index.html's answer held: a deletion sent before the client had it would arrive meanwhile.
+        proxy.delayAnswers(method: "PUT", targetContains: "/m/index.html", by: 0.5)
         let again = try await Self.merge(client, prefix: "m/", work: fresh.path, perPage: 3)
         #expect(again.0.photosOK == 7 && again.deleted == 4)
         try await Self.expectBucketEqualsLocalMerge(reader, prefix: "m/", parts: fewer, perPage: 3)
@@ -154,15 +156,17 @@ import Testing
         #expect(try await reader.head(key: "c/index.html") != nil)
     }
 
-    /// `count` DELETEs, every one after the PUT of index.html and before the new key list's PUT.
+    /// `count` DELETEs, each sent after the client had the answer to the PUT of index.html, and the new
+    /// key list's PUT sent after the answer to every DELETE (the proxy's clock: arrivals and answers).
     static func expectDeletesAfterTheEntryPoint(_ proxy: S3FaultProxy, count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         let seen = proxy.seen.filter { $0.injected == nil }
-        let deletes = seen.indices.filter { seen[$0].method == "DELETE" }
-        let entryPoint = seen.lastIndex { $0.method == "PUT" && $0.target.hasSuffix("/m/index.html") }
-        let list = seen.lastIndex { $0.method == "PUT" && $0.target.hasSuffix("/m/shards/merge.keys") }
-        #expect(deletes.count == count, "\(seen.filter { $0.method == "DELETE" }.map(\.target))", sourceLocation: sourceLocation)
-        #expect(entryPoint.map { e in deletes.allSatisfy { $0 > e } } ?? false, "a page was deleted before index.html was up",
-                sourceLocation: sourceLocation)
-        #expect(list.map { l in deletes.allSatisfy { $0 < l } } ?? false, sourceLocation: sourceLocation)
+        let deletes = seen.filter { $0.method == "DELETE" }
+        let entryPoint = seen.last { $0.method == "PUT" && $0.target.hasSuffix("/m/index.html") }
+        let list = seen.last { $0.method == "PUT" && $0.target.hasSuffix("/m/shards/merge.keys") }
+        #expect(deletes.count == count, "\(deletes.map(\.target))", sourceLocation: sourceLocation)
+        #expect(entryPoint?.answered.map { up in deletes.allSatisfy { $0.arrived > up } } ?? false,
+                "a page was deleted before index.html was up: \(entryPoint as Any), \(deletes)", sourceLocation: sourceLocation)
+        #expect(list.map { l in deletes.allSatisfy { ($0.answered ?? .max) < l.arrived } } ?? false,
+                "the key list went before a deletion was done: \(list as Any), \(deletes)", sourceLocation: sourceLocation)
     }
 }
