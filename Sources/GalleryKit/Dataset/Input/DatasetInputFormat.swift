@@ -1,6 +1,6 @@
 /// The URL list formats `--input-format` takes, as img2dataset names them (`csv`, `csv.gz`, ...).
 public struct DatasetInputFormat: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, CaseIterable { case txt, csv, tsv, json, jsonl }
+    public enum Kind: String, Sendable, CaseIterable { case txt, csv, tsv, json, jsonl, parquet }
     public var kind: Kind
     /// The files are gzip-compressed (`.gz`).
     public var gzip: Bool
@@ -10,13 +10,12 @@ public struct DatasetInputFormat: Sendable, Hashable, CustomStringConvertible {
         self.gzip = gzip
     }
 
-    /// Parses `txt`, `csv`, `tsv`, `json`, `jsonl`, each optionally with `.gz`.
+    /// Parses `txt`, `csv`, `tsv`, `json`, `jsonl`, each optionally with `.gz`, and `parquet`.
     public init(parsing text: String) throws(DatasetError) {
         let gzip = text.hasSuffix(".gz")
         let base = gzip ? String(text.dropLast(3)) : text
-        guard let kind = Kind(rawValue: base) else {
-            throw .invalidOption("--input-format \(text) is not one of txt, csv, tsv, json, jsonl (each also .gz)"
-                + (text == "parquet" ? "; convert a Parquet list with e.g. duckdb -c \"COPY (FROM 'in.parquet') TO 'in.jsonl'\"" : ""))
+        guard let kind = Kind(rawValue: base), !(gzip && kind == .parquet) else {
+            throw .invalidOption("--input-format \(text) is not one of txt, csv, tsv, json, jsonl (each also .gz), parquet")
         }
         self.init(kind: kind, gzip: gzip)
     }

@@ -52,6 +52,8 @@ public final class ShardReader {
                 if !opened.columns.isEmpty || format.kind == .csv || format.kind == .tsv {
                     try columns.check(available: opened.columns, format: format, path: currentFile)
                 }
+                // A Parquet file reads only the columns kept (a LAION file's other columns never leave the disk).
+                (opened as? ParquetRecordReader)?.wanted = kept.map(\.input)
                 reader = opened
             }
             var rows: [DatasetRow] = []

@@ -27,6 +27,7 @@ extension DatasetInputFormat {
         case .tsv: try DelimitedReader(path: path, separator: 9)
         case .jsonl: try JSONLinesReader(path: path)
         case .json: try JSONArrayReader(path: path)
+        case .parquet: try ParquetRecordReader(path: path)
         }
     }
 
