@@ -50,11 +50,20 @@ struct ParquetColumnBuffer {
         return true
     }
 
+    /// Empties the buffer for the next row group, keeping its memory (a fresh one would page-fault its
+    /// way up to the row group's size again: the parquet format's image column is megabytes a group).
+    mutating func reset() {
+        defined.removeAll(keepingCapacity: true)
+        plain.removeAll(keepingCapacity: true)
+        bools.removeAll(keepingCapacity: true)
+        nullCount = 0
+    }
+
     /// The page body before compression: the definition levels (RLE/bit-packed hybrid, bit width 1, after
     /// a 4-byte little-endian length, as DataPage v1 has them), then the PLAIN values.
-    func pageBody() -> [UInt8] {
+    func pageBody(into body: inout [UInt8]) {
         let levels = Self.definitionLevels(defined)
-        var body: [UInt8] = []
+        body.removeAll(keepingCapacity: true)
         body.reserveCapacity(4 + levels.count + plain.count + bools.count / 8 + 1)
         let length = UInt32(levels.count)
         for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
@@ -64,21 +73,25 @@ struct ParquetColumnBuffer {
         } else {
             body.append(contentsOf: plain)
         }
-        return body
     }
 
-    /// One RLE run when every level is the same (the usual column without nulls), else one bit-packed run
-    /// of ceil(n / 8) groups of eight levels, least significant bit first, the last group padded with 0.
+    /// One RLE run when every level is the same (the usual column without nulls), else bit-packed runs of
+    /// up to 63 groups of eight levels (504, the most Arrow's own encoder puts in one run), least
+    /// significant bit first, the last group padded with 0.
     static func definitionLevels(_ defined: [Bool]) -> [UInt8] {
         var out: [UInt8] = []
         guard let first = defined.first else { return out }
         if !defined.contains(!first) {
             appendVarint(UInt64(defined.count) << 1, to: &out)
             out.append(first ? 1 : 0)
-        } else {
-            let groups = (defined.count + 7) / 8
-            appendVarint(UInt64(groups) << 1 | 1, to: &out)
-            out.append(contentsOf: bitPacked(defined))
+            return out
+        }
+        var start = 0
+        while start < defined.count {
+            let end = min(start + 504, defined.count)
+            appendVarint(UInt64((end - start + 7) / 8) << 1 | 1, to: &out)
+            out.append(contentsOf: bitPacked(Array(defined[start..<end])))
+            start = end
         }
         return out
     }

@@ -14,29 +14,29 @@ struct ParquetCompressor {
         }
     }
 
-    func compress(_ input: [UInt8], file: String) throws(DatasetFormatError) -> [UInt8] {
+    /// Compresses `input` into `output` (grown when too small, reused otherwise); returns the length written.
+    /// Uncompressed pages are left in `input` and 0 is returned.
+    func compress(_ input: [UInt8], into output: inout [UInt8], file: String) throws(DatasetFormatError) -> Int {
         switch compression {
         case .none:
-            return input
+            return 0
         case .snappy:
-            var length = snappy_max_compressed_length(input.count)
-            var output = [UInt8](repeating: 0, count: length)
-            let status = input.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    source.withMemoryRebound(to: CChar.self) { chars in
-                        target.withMemoryRebound(to: CChar.self) { out in
-                            snappy_compress(chars.baseAddress, chars.count, out.baseAddress, &length)
-                        }
-                    }
+            let bound = snappy_max_compressed_length(input.count)
+            if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
+            var length = output.count
+            let status = input.withUnsafeBytes { source in
+                output.withUnsafeMutableBytes { target in
+                    snappy_compress(source.baseAddress?.assumingMemoryBound(to: CChar.self), source.count,
+                                    target.baseAddress?.assumingMemoryBound(to: CChar.self), &length)
                 }
             }
             guard status == SNAPPY_OK else {
                 throw .compression(file: file, codec: "snappy", reason: "snappy_status \(status.rawValue)")
             }
-            output.removeSubrange(length...)
-            return output
+            return length
         case .zstd:
-            var output = [UInt8](repeating: 0, count: ZSTD_compressBound(input.count))
+            let bound = ZSTD_compressBound(input.count)
+            if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
             let written = input.withUnsafeBytes { source in
                 output.withUnsafeMutableBytes { target in
                     ZSTD_compress(target.baseAddress, target.count, source.baseAddress, source.count, 1)
@@ -45,8 +45,7 @@ struct ParquetCompressor {
             if ZSTD_isError(written) != 0 {
                 throw .compression(file: file, codec: "zstd", reason: String(cString: ZSTD_getErrorName(written)))
             }
-            output.removeSubrange(written...)
-            return output
+            return written
         }
     }
 }

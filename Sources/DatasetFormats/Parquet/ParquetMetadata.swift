@@ -116,7 +116,7 @@ enum ParquetMetadata {
         row.field(3, i64: group.numRows)
         row.field(5, i64: group.columns.first?.dataPageOffset ?? 4)
         row.field(6, i64: group.columns.reduce(0) { $0 + $1.compressedSize })
-        row.field(7, i16: Int16(truncatingIfNeeded: ordinal))
+        if ordinal <= Int(Int16.max) { row.field(7, i16: Int16(ordinal)) }
     }
 
     private static func columnMetaData(_ chunk: ColumnChunkInfo, into meta: inout ThriftCompactWriter) {

@@ -18,6 +18,9 @@ public final class ParquetWriter {
     private var bufferedBytes = 0
     private var closed = false
     private let compressor: ParquetCompressor
+    // Reused from one row group to the next, with the column buffers, so memory is allocated once.
+    private var pageBuffer: [UInt8] = []
+    private var compressedBuffer: [UInt8] = []
     private static let magic: [UInt8] = Array("PAR1".utf8)
 
     public init(handle: any DatasetFileHandle, columns: [ParquetColumn], compression: ParquetCompression = .snappy,
@@ -78,25 +81,33 @@ public final class ParquetWriter {
         let rows = buffers[0].rowCount
         guard rows > 0 else { return }
         var chunks: [ColumnChunkInfo] = []
-        for buffer in buffers {
-            let body = buffer.pageBody()
-            let compressed = try compressor.compress(body, file: handle.name)
-            guard body.count <= Int(Int32.max), compressed.count <= Int(Int32.max) else {
-                throw .tooLarge(file: handle.name, what: "page of column '\(buffer.column.name)'", bytes: body.count)
+        for index in buffers.indices {
+            let column = buffers[index].column, nullCount = Int64(buffers[index].nullCount)
+            buffers[index].pageBody(into: &pageBuffer)
+            let compressedCount = try compressor.compress(pageBuffer, into: &compressedBuffer, file: handle.name)
+            let stored = compression == .none ? pageBuffer.count : compressedCount
+            guard pageBuffer.count <= Int(Int32.max), stored <= Int(Int32.max) else {
+                throw .tooLarge(file: handle.name, what: "page of column '\(column.name)'", bytes: pageBuffer.count)
             }
             let header = ParquetMetadata.dataPageHeader(
-                numValues: Int32(rows), uncompressedSize: Int32(body.count), compressedSize: Int32(compressed.count),
-                nullCount: Int64(buffer.nullCount))
+                numValues: Int32(rows), uncompressedSize: Int32(pageBuffer.count), compressedSize: Int32(stored),
+                nullCount: nullCount)
             chunks.append(ColumnChunkInfo(
-                column: buffer.column, codec: compressor.codec, numValues: Int64(rows),
-                nullCount: Int64(buffer.nullCount), uncompressedSize: Int64(header.count + body.count),
-                compressedSize: Int64(header.count + compressed.count), dataPageOffset: offset))
+                column: column, codec: compressor.codec, numValues: Int64(rows), nullCount: nullCount,
+                uncompressedSize: Int64(header.count + pageBuffer.count), compressedSize: Int64(header.count + stored),
+                dataPageOffset: offset))
             try handle.write(header)
-            try handle.write(compressed)
-            offset += Int64(header.count + compressed.count)
+            let source = compression == .none ? pageBuffer : compressedBuffer
+            let result: Result<Void, DatasetFormatError> = source.withUnsafeBytes { raw in
+                do throws(DatasetFormatError) {
+                    try handle.write(UnsafeRawBufferPointer(rebasing: raw[0..<stored])); return .success(())
+                } catch { return .failure(error) }
+            }
+            try result.get()
+            offset += Int64(header.count + stored)
+            buffers[index].reset()
         }
         rowGroups.append(RowGroupInfo(columns: chunks, numRows: Int64(rows)))
-        buffers = columns.map(ParquetColumnBuffer.init(column:))
         bufferedBytes = 0
     }
 

@@ -40,20 +40,17 @@ public final class DatasetShardWriter {
         self.imageExtension = imageExtension
         self.writesCaptions = writesCaptions
         var columns = schema.map { ParquetColumn(name: $0.name, kind: $0.type.parquetKind) }
-        var maxRows = 100
-        if format == .parquet {
-            columns.append(ParquetColumn(name: imageExtension, kind: .binary))
-            maxRows = 100
-        }
+        if format == .parquet { columns.append(ParquetColumn(name: imageExtension, kind: .binary)) }
         switch format {
         case .files: try sink.makeFolder(shardName)
         case .webdataset: tar = TarWriter(handle: try sink.create("\(shardName).tar"))
         case .tfrecord: tfrecord = TFRecordWriter(handle: try sink.create("\(shardName).tfrecord"))
         case .parquet: break
         }
+        // img2dataset's BufferedParquetWriter writes a row group every 100 rows; with images in the rows
+        // (the parquet format) a group is also cut at 32 MiB, so a shard of large photos is never held whole.
         metadata = try ParquetWriter(handle: try sink.create("\(shardName).parquet"), columns: columns,
-                                     compression: compression, maxRowsPerGroup: maxRows,
-                                     maxBytesPerGroup: 32 << 20)
+                                     compression: compression, maxRowsPerGroup: 100, maxBytesPerGroup: 32 << 20)
     }
 
     /// Writes one input row: its image files or members when it is a success, its metadata row always.

@@ -77,7 +77,6 @@ final class LocalFileHandle: DatasetFileHandle {
         self.partPath = path + ".part"
         fd = open(partPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io(path: partPath, operation: "open", errno: errno) }
-        buffer.reserveCapacity(Self.bufferLimit)
     }
 
     deinit {

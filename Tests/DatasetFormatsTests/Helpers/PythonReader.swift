@@ -20,7 +20,7 @@ enum PythonReader {
         process.environment = environment
         // stderr goes to a file, so only one pipe is read and neither can fill up and stall the reader.
         let errorPath = NSTemporaryDirectory() + "read_shard-\(UUID().uuidString).stderr"
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         let output = Pipe()
         process.standardOutput = output
@@ -58,4 +58,26 @@ struct TemporaryFolder {
     func file(_ name: String) -> String { path + "/" + name }
     func remove() { try? FileManager.default.removeItem(atPath: path) }
     func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
+
+/// Values as the reader script prints them, for comparing through one serializer: binary as length and
+/// zlib's CRC-32, null as NSNull.
+enum Canonical {
+    static func binary(_ bytes: [UInt8]) -> [String: Any] { ["len": bytes.count, "crc32": Int(crc32(bytes))] }
+
+    /// zlib's CRC-32 (IEEE, reflected 0xEDB88320), to name binary values without shipping them through JSON.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// One JSON text for `value`, keys sorted, so a Swift expectation and a Python result compare as text.
+    static func text(_ value: Any?) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [value ?? NSNull()], options: [.sortedKeys, .fragmentsAllowed])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "<not JSON: \(String(describing: value))>"
+    }
 }
