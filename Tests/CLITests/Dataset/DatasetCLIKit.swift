@@ -107,6 +107,13 @@ enum DatasetCLI {
         return object
     }
 
+    /// md5 of bytes with coreutils, as hashlib's hexdigest gives it.
+    static func md5(_ bytes: [UInt8], in dir: TempDirectory) async throws -> String {
+        let path = try dir.write(bytes, to: "md5-\(UUID().uuidString)")
+        let r = await DownloadCLI.wait(try ProcessRunner("md5sum", [path]), timeout: 30)
+        return String(r.stdoutText.prefix(32))
+    }
+
     /// Every metadata row of every shard, by key.
     static func rows(_ dataset: [String: Any]) -> [String: [String: Any]] {
         var byKey: [String: [String: Any]] = [:]

@@ -102,4 +102,25 @@ import Testing
                              "failed_to_download <urlopen error unknown url type: ftp>", "failed_to_download unknown url type: 'not a url'",
                              "failed_to_download malformed CSV line 6: text after a closing quote", "success <null>"], "\(messages)")
     }
+
+    /// `--verify-hash COL,ALGO`: a download whose hash differs fails with img2dataset's "hash mismatch"; the
+    /// column keeps its place (named after the algorithm) and holds the computed hash of the successes.
+    @Test func verifyHashFailsTheRowsWhoseBytesDiffer() async throws {
+        let fixture = try DatasetFixture(count: 3)
+        let md5 = try await DatasetCLI.md5(try Corpus.bytes(DatasetFixture.photoNames[0]), in: fixture.work)
+        let text = "url,h\n\(fixture.server.url("/p/0.img")),\(md5)\n\(fixture.server.url("/p/0.img")),0123\n"
+        let list = try fixture.work.write(Array(text.utf8), to: "v.csv")
+        let out = fixture.work.file("out")
+        let r = try await DatasetCLI.run(["--url-list", list, "--input-format", "csv", "--verify-hash", "h,md5",
+                                          "--compute-hash", "md5", "--output-folder", out, "--quiet"])
+        #expect(r.exitCode == 0, "\(r.stderrText)")
+        let data = try await DatasetCLI.read(out)
+        let rows = DatasetCLI.rows(data)
+        #expect(rows["000000000"]?["status"] as? String == "success" && rows["000000000"]?["md5"] as? String == md5)
+        #expect(rows["000000001"]?["status"] as? String == "failed_to_download" && rows["000000001"]?["error_message"] as? String == "hash mismatch")
+        let schema = ((data["parquet"] as? [String: [String: Any]])?["00000"]?["schema"] as? [[String]])?.map { $0[0] }
+        #expect(schema?.prefix(3) == ["md5", "url", "key"] && schema?.filter { $0 == "md5" }.count == 1)
+        let mismatch = try await DatasetCLI.run(["--url-list", list, "--input-format", "csv", "--verify-hash", "h,md5", "--output-folder", out])
+        #expect(mismatch.exitCode == 2 && mismatch.stderrText.contains("verify_hash and compute_hash must be the same"))
+    }
 }

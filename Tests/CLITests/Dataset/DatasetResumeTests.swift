@@ -59,4 +59,20 @@ import Testing
         #expect(rows.count == 400)
         #expect(rows.values.filter { $0["status"] as? String == "success" }.count == fixture.rows.filter { $0.status == "success" }.count)
     }
+
+    /// `--shard K/N`: process K writes the dataset shards i with i mod N == K, so N processes make one dataset.
+    @Test func shardsKOfNMakeOneDatasetTogether() async throws {
+        let fixture = try DatasetFixture(count: 500)
+        let list = try fixture.writeCSV()
+        let out = fixture.work.file("out")
+        let args = ["--url-list", list, "--input-format", "csv", "--output-folder", out, "--quiet"] + DatasetFixture.options
+        let first = try await DatasetCLI.run(args + ["--shard", "0/2"])
+        #expect(first.exitCode == 0, "\(first.stderrText)")
+        let stats = { ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix("_stats.json") }.sorted() }
+        #expect(stats() == ["00000_stats.json", "00002_stats.json", "00004_stats.json"])
+        let second = try await DatasetCLI.run(args + ["--shard", "1/2"])
+        #expect(second.exitCode == 0, "\(second.stderrText)")
+        #expect(stats().count == 5)
+        #expect(DatasetCLI.rows(try await DatasetCLI.read(out)).count == 500)
+    }
 }
