@@ -7,8 +7,9 @@
 /// `offset ... offset + scale` per axis, scale 0.86-1.14. First each axis alone, on the frames' column
 /// and row means (a grid of scale steps of 0.02 and offsets of 0.01 within +-0.2); then all four
 /// together on the 24 x 24 pixels, by coordinate descent down to steps of 0.0025, on the mean absolute
-/// difference over the overlap (24 x 24 bilinear samples of each). That is about 1,300 profile
-/// comparisons and 40-80 image comparisons a pair (`Scripts/bench-fingerprint` times it).
+/// difference over the overlap (24 x 24 bilinear samples of each). That is about 1,200 profile
+/// comparisons and up to 320 image comparisons a pair: 40% of one photo's thumbnail work
+/// (`Scripts/bench-fingerprint` times it; docs/DUPLICATES.md).
 ///
 /// The verdict (``isCopy``): the smaller frame lies inside the larger (sticks out at most
 /// ``maxOutside`` of a side: two frames of one burst 10% apart each show 12% the other lacks), the
