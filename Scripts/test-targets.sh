@@ -10,6 +10,8 @@ test_targets=(TestRunnerTests GallerySyncTests GalleryImagingTests GalleryKitTes
 alone="GalleryTransferTests\\.SupportFaultServerLifecycleTests|GalleryKitTests\\.PipelineInterruptTests"
 # The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
 cluster="CLITests\\.SlurmShardTests"
+# The Ray and Spark launchers' suite starts each engine in local mode on both CPUs: a step of its own too.
+engines="CLITests\\.EngineLaunchTests"
 # Both build GalleryImaging and GalleryDemo with -O although the builds are debug ones (Package.swift
 # reads this): the demo server renders its photographs in them, ~40x slower unoptimised.
 export FETCH_GALLERY_OPTIMIZE_IMAGING=1
