@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "GalleryKit", targets: ["GalleryKit"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryTransfer", targets: ["GalleryTransfer"]),
+        .library(name: "DatasetFormats", targets: ["DatasetFormats"]),
         .executable(name: "fetch-gallery", targets: ["fetch-gallery"]),
     ],
     dependencies: [
@@ -61,6 +62,12 @@ let package = Package(
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto", "GallerySync"]),
+        // Debian's libsnappy and libzstd, for Parquet pages.
+        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // The training-dataset writers (webdataset tar, Parquet, TFRecord, img2dataset's shard layout).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "DatasetFormats", dependencies: ["CSnappy", "CZstd", "CZlib"]),
         .executableTarget(
             name: "fetch-gallery",
             dependencies: [
@@ -99,6 +106,8 @@ let package = Package(
         // The gallery viewer in Debian's Chromium (headless, through chromedriver), on a gallery the built command made.
         .testTarget(name: "BrowserTests", dependencies: ["GalleryTestSupport"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
+        // The dataset writers' output read back by webdataset, pyarrow, fastparquet, duckdb, datasets, tfrecord.
+        .testTarget(name: "DatasetFormatsTests", dependencies: ["DatasetFormats"], exclude: ["Readers"]),
         // Scripts/test-one, as CI runs it, on a deliberately crashing and a hanging test process.
         .testTarget(name: "TestRunnerTests", dependencies: ["GalleryTestSupport"]),
         // The library as a user sees it: imported without @testable, public symbols only.

@@ -4,7 +4,8 @@
 // - DestinationNamer (download command): every line of the input is a URL, named in order.
 //
 // Invariants for every name: not empty, not "." or "..", no "/" and no NUL, at most 255 bytes
-// (and room for the ".part.meta" the engine appends while downloading), deterministic. Gallery
+// (and room for the ".part.meta" the engine appends while downloading), deterministic. A gallery
+// original is one bucket folder under photos/, then such a name. Gallery
 // names are also "ID-slug.ext" in [a-z0-9-.] with exactly one dot and never start with "-";
 // downloaded names are never hidden (leading "."), never one of our working suffixes, and unique
 // within one run.
@@ -42,17 +43,26 @@ func checkGalleryNaming(_ text: String) {
     require(!file.hasPrefix("-") && !file.hasPrefix("."), "fileName starts with - or .: \(file.debugDescription)")
     require(file.hasPrefix(id < 0 ? "n\(id.magnitude)-" : "\(id)-"), "fileName lost the id: \(file.debugDescription)")
 
-    // The original keeps room for NAME.part.meta while downloading.
+    // The original sits in one bucket folder (`photos/BUCKET/NAME`, the bucket three digits from
+    // the id) and keeps room for NAME.part.meta while downloading.
     let original = GalleryNaming.originalPath(id: id, name: name, extension: ext)
-    require(original.hasPrefix("photos/"), "originalPath \(original.debugDescription)")
-    let originalName = String(original.dropFirst("photos/".count))
-    checkComponent(originalName + ".part.meta", limit: GalleryNaming.maxNameBytes, "originalPath while partial")
+    let originalParts = original.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    require(originalParts.count == 3 && originalParts[0] == "photos", "originalPath \(original.debugDescription)")
+    require(originalParts[1] == GalleryNaming.bucket(id: id)
+            && originalParts[1].utf8.count == 3 && originalParts[1].utf8.allSatisfy { (0x30...0x39).contains($0) },
+            "originalPath bucket folder \(original.debugDescription)")
+    checkComponent(originalParts[2] + ".part.meta", limit: GalleryNaming.maxNameBytes, "originalPath while partial")
 
-    for path in [GalleryNaming.thumbnailPath(id: id, name: name, size: id, extension: ext),
-                 GalleryNaming.photoPagePath(id: id, name: name)] {
+    // A thumbnail is thumbs/SIZE/BUCKET/NAME, a photo's page PAGES/BUCKET/NAME: fixed folders, the
+    // same bucket as the original, then one name.
+    let bucket = GalleryNaming.bucket(id: id)
+    let thumbnail = GalleryNaming.thumbnailPath(id: id, name: name, size: id, extension: ext)
+    let page = GalleryNaming.photoPagePath(id: id, name: name)
+    for (path, folders) in [(thumbnail, ["thumbs", "\(max(id, 0))", bucket]), (page, [GalleryNaming.pagesFolder, bucket])] {
         let components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        require(components.count >= 2 && components.count <= 3, "path \(path.debugDescription)")
-        for component in components { checkComponent(component, limit: GalleryNaming.maxNameBytes, "path \(path)") }
+        require(components.count == folders.count + 1 && Array(components.dropLast()) == folders,
+                "path \(path.debugDescription): expected the folders \(folders.joined(separator: "/"))")
+        checkComponent(components.last!, limit: GalleryNaming.maxNameBytes, "path \(path)")
     }
 }
 

@@ -6,7 +6,7 @@
 # suites they count those suites' sockets too. So does the run-interruption suite, whose stops are
 # timed: beside it, GalleryKitTests starts the RADOS Gateway and makes ImageMagick copies, both CPUs
 # for 10-30 s, and its runs missed their 15 s wait for the first photos.
-test_targets=(TestRunnerTests GallerySyncTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryTransferTests CLITests BrowserTests GalleryPublicAPITests)
+test_targets=(TestRunnerTests GallerySyncTests DatasetFormatsTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryTransferTests CLITests BrowserTests GalleryPublicAPITests)
 alone="GalleryTransferTests\\.SupportFaultServerLifecycleTests|GalleryKitTests\\.PipelineInterruptTests"
 # The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
 cluster="CLITests\\.SlurmShardTests"

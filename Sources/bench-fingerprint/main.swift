@@ -4,14 +4,17 @@ import GalleryKit
 
 // What duplicate detection and placeholders cost (Scripts/bench-fingerprint builds this in release):
 //   per photo - the thumbnail work a gallery run does on every photo (decode reduced for 256 px,
-//               resample, make upright, encode JPEG q85: the anchor) against what this adds: the pHash
-//               and the ThumbHash from the 256 px bitmap, and drawing the ThumbHash into the index's
-//               PNG data URI when the index is written. Median of ROUNDS passes over the photos.
+//               resample, make upright, encode JPEG q85: the anchor) against what this adds: the pHash,
+//               the grey reduction and the ThumbHash from the 256 px bitmap, drawing the ThumbHash into
+//               the index's PNG data URI when the index is written, and (per candidate pair, only with
+//               --duplicates near) the copy check of two reductions: each photo against itself and
+//               against the next photo. Median of ROUNDS passes over the photos.
 //   index     - NearHashIndex over N synthetic 64-bit hashes (random, a tenth of them near copies of
 //               another at 1-10 bits): build time, bytes, and a lookup within distance 10, against a
 //               linear scan of the same hashes (the anchor).
 //   grouping  - DuplicateGrouping (.near) over N synthetic photos, made afresh on each of its passes (5% the
-//               same bytes as an earlier photo, 5% a pHash 0-10 bits from an earlier one's): time, the bytes
+//               same bytes as an earlier photo, 5% a pHash 0-10 bits from an earlier one's; one flat grey
+//               reduction shared by all, so every candidate pair is checked and passes): time, the bytes
 //               a photo its structures held (capacities), and the growth of the process's peak RSS, run
 //               first so that nothing else has raised it; against sorting N 64-bit values (the anchor).
 // Usage: bench-fingerprint DIR [--rounds 5] [--hashes 1000000]
@@ -61,20 +64,22 @@ func bench() throws {
     }
     let before = peakRSS()
     var passes = 0, grouping = DuplicateGrouping()
+    let flat = GreyReduction(pixels: [UInt8](repeating: 128, count: GreyReduction.side * GreyReduction.side))!
     let groupingTime = seconds {
         grouping = DuplicateGrouping(mode: .near) { visit in
             passes += 1
             for i in 0..<hashCount {
                 let hex = String(mix(UInt64(content(i))), radix: 16)
                 visit(DuplicateGrouping.Photo(id: i, sha256: String(repeating: "0", count: 16 - hex.count) + hex + String(repeating: "0", count: 48),
-                                              phash: phash(i), pixels: Int(mix(UInt64(i) ^ 0x77) % 4) * 1_000_000))
+                                              phash: phash(i), pixels: Int(mix(UInt64(i) ^ 0x77) % 4) * 1_000_000, grey: flat))
             }
         }
     }
     let grown = peakRSS() - before
     var values = (0..<hashCount).map { mix(UInt64($0)) }
     let sortTime = seconds { values.sort() }
-    print(String(format: "grouping: %d photos (near), %d passes, %.2f s; %d photos in groups", hashCount, passes, groupingTime, grouping.groups.count))
+    print(String(format: "grouping: %d photos (near), %d passes, %.2f s; %d photos in groups; %d pairs checked", hashCount, passes, groupingTime,
+                 grouping.groups.count, grouping.pairsChecked))
     print(String(format: "  working structures %.1f MB (%.1f bytes a photo); peak RSS grew %.1f MB (%.1f bytes a photo, the groups found included)",
                  Double(grouping.workingBytes) / 1e6, Double(grouping.workingBytes) / Double(hashCount),
                  Double(grown) / 1e6, Double(grown) / Double(hashCount)))
@@ -86,7 +91,8 @@ func bench() throws {
     let files = try names.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))) }
     guard !files.isEmpty else { fatalError("no photos in \(directory)") }
     let thumbnailer = Thumbnailer(longestEdge: 256)
-    var thumbnailTimes: [Double] = [], hashTimes: [Double] = [], placeholderTimes: [Double] = []
+    var thumbnailTimes: [Double] = [], hashTimes: [Double] = [], placeholderTimes: [Double] = [], checkTimes: [Double] = []
+    var greyBytes = 0
     var placeholderBytes = 0, thumbHashBytes = 0
     for _ in 0..<rounds {
         var bitmaps: [Bitmap] = []
@@ -97,10 +103,24 @@ func bench() throws {
                 bitmaps.append(bitmap)
             }
         })
-        var hashes: [ThumbHash] = []
+        var hashes: [ThumbHash] = [], greys: [GreyReduction] = []
         hashTimes.append(seconds {
-            for bitmap in bitmaps { hashes.append(ImageFingerprint(of: bitmap).thumbhash) }
+            for bitmap in bitmaps {
+                let fingerprint = ImageFingerprint(of: bitmap)
+                hashes.append(fingerprint.thumbhash)
+                greys.append(fingerprint.grey)
+            }
         })
+        var copies = 0
+        checkTimes.append(seconds {
+            for i in greys.indices {
+                if CopyCheck(greys[i], greys[i]).isCopy { copies += 1 }
+                if CopyCheck(greys[i], greys[(i + 1) % greys.count]).isCopy { copies += 1 }
+            }
+        })
+        precondition(copies >= greys.count, "a photo is a copy of itself")
+        let line = try JSONEncoder().encode(OriginalFile(path: "p", sha256: "s", bytes: 1, grey: greys[0]))
+        greyBytes = line.count - (try JSONEncoder().encode(OriginalFile(path: "p", sha256: "s", bytes: 1))).count
         placeholderBytes = 0
         thumbHashBytes = 0
         placeholderTimes.append(try seconds {
@@ -115,7 +135,10 @@ func bench() throws {
     let (thumb, hash, place) = (median(thumbnailTimes) / n, median(hashTimes) / n, median(placeholderTimes) / n)
     print(String(format: "photos: %d from %@, %d rounds (medians)", files.count, directory, rounds))
     print(String(format: "  thumbnail work (decode, 256 px, upright, JPEG q85): %8.3f ms a photo (anchor)", thumb * 1000))
-    print(String(format: "  pHash + ThumbHash from the 256 px bitmap:          %8.3f ms a photo (%.2f%% of the anchor)", hash * 1000, 100 * hash / thumb))
+    print(String(format: "  pHash + grey + ThumbHash from the 256 px bitmap:   %8.3f ms a photo (%.2f%% of the anchor)", hash * 1000, 100 * hash / thumb))
+    let check = median(checkTimes) / (2 * n)
+    print(String(format: "  copy check of a candidate pair (--duplicates near): %8.3f ms a pair (%.2f%% of the anchor)", check * 1000, 100 * check / thumb))
+    print("  grey reduction in the journal's original record: \(greyBytes) bytes a photo")
     print(String(format: "  placeholder (ThumbHash drawn, PNG encoded):         %8.3f ms a photo (%.2f%% of the anchor)", place * 1000, 100 * place / thumb))
     print(String(format: "  ThumbHash %.1f bytes, placeholder PNG %.1f bytes (%.0f as base64) a photo",
                  Double(thumbHashBytes) / n, Double(placeholderBytes) / n, 4 * (Double(placeholderBytes) / n / 3).rounded(.up)))

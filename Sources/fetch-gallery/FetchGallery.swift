@@ -1,4 +1,5 @@
 import ArgumentParser
+import GalleryKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,8 +23,13 @@ struct FetchGallery: AsyncParsableCommand {
 
     /// ArgumentParser exits 64 (EX_USAGE) on bad arguments; ours documents 2, as most Unix tools do.
     static func main() async {
+        // What the command's messages start with: `fetch-gallery` for the main job, else `fetch-gallery plan` ...
+        var prefix = "fetch-gallery"
         do {
             var command = try parseAsRoot()
+            if !(command is GalleryCommand), let name = type(of: command).configuration.commandName, name != "fetch-gallery" {
+                prefix += " " + name
+            }
             // Before run() hops to the cooperative pool: its threads' first mallocs would each make an arena.
             if command is GalleryCommand { System.shareOneMallocArena() }
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -31,6 +37,12 @@ struct FetchGallery: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let ending as any GalleryEnding {
+            // How the command ended, as GalleryKit says: its exit status, and the line saying why.
+            if let message = ending.message {
+                StandardError.line("\(prefix): \(message)")
+            }
+            Glibc.exit(ending.outcome.exitStatus)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

@@ -124,6 +124,32 @@ import Testing
         #expect(allowed.exitCode == 0 && allowed.stdoutText.contains("ran 0 tests, skipped 3"), "\(allowed.stdoutText)\(allowed.stderrText)")
     }
 
+    /// Scripts/test runs Scripts/check-concurrency-rule before it builds: the tree passes it, and a
+    /// `Mutex` or a bare continuation outside GallerySync fails it, naming the line.
+    @Test func theConcurrencyRuleHoldsAndFailsOnAMutexOrABareContinuation() throws {
+        let script = Self.root + "/Scripts/check-concurrency-rule"
+        let tree = try ProcessRunner.run(script, [], currentDirectory: Self.root, timeout: 60)
+        #expect(tree.exitCode == 0, "\(tree.stdoutText)\(tree.stderrText)")
+        let folder = try TempDirectory(prefix: "concurrency-rule")
+        // The forbidden words in pieces, so this file passes the rule itself.
+        let (mutex, checked) = ("Mu" + "tex", "Checked" + "Continuation")
+        // GallerySync itself may use both (Locked and the hand-off are built on them).
+        try folder.write(Array("let lock = \(mutex)<Int>(0)\n".utf8), to: "Sources/GallerySync/Inside.swift")
+        try folder.write(Array("let lock = Locked(0)\n".utf8), to: "Sources/GalleryKit/Fine.swift")
+        let clean = try ProcessRunner.run(script, [folder.path], currentDirectory: Self.root, timeout: 60)
+        #expect(clean.exitCode == 0, "\(clean.stdoutText)\(clean.stderrText)")
+        for (name, line) in [("Lock.swift", "    private let state = \(mutex)(State())"),
+                             ("Wait.swift", "    await with\(checked) { c in c.resume() }"),
+                             ("Throwing.swift", "    try await withUnsafeThrowing" + "Continuation { c in c.resume() }"),
+                             ("Kept.swift", "    var waiters: [\(checked)<Void, Never>] = []")] {
+            let path = try folder.write(Array((line + "\n").utf8), to: "Tests/SomeTests/" + name)
+            let result = try ProcessRunner.run(script, [folder.path], currentDirectory: Self.root, timeout: 60)
+            #expect(result.exitCode == 1, "\(name): \(result.stdoutText)\(result.stderrText)")
+            #expect(result.stderrText.contains("Tests/SomeTests/\(name):1:"), "\(result.stderrText)")
+            try FileManager.default.removeItem(atPath: path)
+        }
+    }
+
     /// Pids of processes whose command line contains `text` and `program` and that have not exited
     /// (zombies left out).
     static func livingProcesses(matching text: String, program: String? = "xctest") -> [Int32] {

@@ -1,8 +1,10 @@
-/// The perceptual hash and the ThumbHash of one image, from one 32x32 reduction of it: what a gallery
-/// keeps of every photo to find its copies and to draw its placeholder.
+/// The perceptual hash, the grey reduction and the ThumbHash of one image, from one 32x32 reduction of
+/// it: what a gallery keeps of every photo to find its copies, check them, and draw its placeholder.
 public struct ImageFingerprint: Sendable, Hashable {
     /// The 64-bit pHash.
     public var phash: PerceptualHash
+    /// The 24 x 24 grey frame that checks a pHash match (``CopyCheck``).
+    public var grey: GreyReduction
     /// The ThumbHash.
     public var thumbhash: ThumbHash
 
@@ -11,7 +13,9 @@ public struct ImageFingerprint: Sendable, Hashable {
     /// with the bitmap's true shape.
     public init(of bitmap: Bitmap) {
         let small = PerceptualHash.reduce(bitmap)
-        phash = PerceptualHash(bits: PerceptualHash.hash(PerceptualHash.grey(small)))
+        let grey32 = PerceptualHash.grey(small)
+        phash = PerceptualHash(bits: PerceptualHash.hash(grey32))
+        grey = GreyReduction(grey32: grey32)
         thumbhash = ThumbHash(rgba: ThumbHash.rgba(small), width: small.width, height: small.height,
                               aspect: (bitmap.width, bitmap.height))
     }

@@ -56,8 +56,13 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         public var duplicateOf: Int?
         /// Hamming distance between the two photos' pHashes (0 for the same bytes).
         public var distance: Int?
-        /// What matched this photo to ``duplicateOf``: `sha256` (same bytes) or `phash`.
+        /// What matched this photo to ``duplicateOf``: `sha256` (same bytes) or `phash` (a pHash within
+        /// the threshold, then checked on the two grey reductions: ``alignment``).
         public var matchedBy: String?
+        /// For a `phash` match, what the check measured against ``duplicateOf``: the scale and offset
+        /// that lay this photo's frame on the shown one's, the overlap's share of the larger frame, how
+        /// far the frames' edges part, and the worst cell's grey-level difference.
+        public var alignment: CopyCheck?
         /// For a shown photo, the ids of its copies that the gallery does not show.
         public var copies: [Int]?
 
@@ -93,6 +98,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
                 duplicateOf = membership.shown
                 distance = membership.distance
                 matchedBy = membership.hash
+                alignment = membership.check
             }
         }
 
@@ -118,7 +124,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
 
         enum CodingKeys: String, CodingKey {
             case id, name, photographer, rating, original, sha256, bytes, width, height, thumbnails, status, error, credit, exif
-            case phash, thumbhash, distance, copies
+            case phash, thumbhash, distance, copies, alignment
             case duplicateOf = "duplicate_of"
             case matchedBy = "matched_by"
             case sourceURL = "source_url"

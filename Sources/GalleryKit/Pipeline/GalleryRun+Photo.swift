@@ -82,8 +82,9 @@ extension GalleryRun {
         // memory is written now); the next run finds it complete and only makes its thumbnails.
         func keepOriginal() { _ = try? body?.publish(to: job.folder + "/" + originalPath) }
         if isStopping || Task.isCancelled { return keepOriginal() }
-        // An original journaled by an older version has no hashes: they are computed once, here.
-        let unhashed = recorded != nil && recorded?.phash == nil
+        // An original journaled by an older version has no hashes (or no grey reduction): they are
+        // computed once, here.
+        let unhashed = recorded != nil && (recorded?.phash == nil || recorded?.grey == nil)
         if recorded == nil || !missing.isEmpty || unhashed || displayMissing {
             // A store that keeps no local copy of its originals fetches this one back for the work.
             if recorded != nil {

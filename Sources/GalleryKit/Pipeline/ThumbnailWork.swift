@@ -122,7 +122,7 @@ struct ThumbnailWork: Sendable {
         let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
                                     width: swap ? height : width, height: swap ? width : height,
                                     exif: keepLocation ? exif : exif?.withoutLocation,
-                                    phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64)
+                                    phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64, grey: fingerprint?.grey)
         return Output(original: original, thumbnails: made, display: display)
     }
 

@@ -31,6 +31,33 @@ public protocol GalleryStore: Sendable {
     /// Puts a copy of the journal at `path` in the store, once every file it records is published,
     /// so a run elsewhere can resume from it.
     func checkpoint(journal path: String) async throws(GalleryError)
+
+    // MARK: a command's lifecycle, in the order the commands call it
+
+    /// Before a run downloads anything: checks that the store answers, fetches into ``folder`` what a
+    /// run resumed elsewhere needs (the journal at `path`, relative to ``folder``), and queues what a
+    /// run killed before its uploads left unstored.
+    func prepare(journal path: String) async throws(GalleryStoreError)
+    /// Before a command that resumes nothing (`plan`): checks that the store answers.
+    func check() async throws(GalleryStoreError)
+    /// Where the plan is, for messages (`OUT/plan.jsonl`, `s3://BUCKET/PREFIX/plan.jsonl`).
+    var planLocation: String { get }
+    /// Stores the plan made in ``folder`` (``PlanFile/path(in:)``) whole, once it is finished.
+    func publishPlan() async throws(GalleryStoreError)
+    /// Puts the store's plan into ``folder`` and returns its local path; ``GalleryStoreError/unavailable(_:)``
+    /// when the store holds none.
+    func fetchPlan() async throws(GalleryStoreError) -> String
+    /// Before a merge: puts every shard's part and summary into ``folder`` and returns the shards
+    /// (`K-of-N`) known to have begun whose journals are not in ``folder``.
+    func fetchParts() async throws(GalleryStoreError) -> Set<String>
+    /// After a merge handed over every file: waits until they are published, then deletes what the
+    /// earlier merge wrote and this one did not; returns how many files it deleted.
+    func finishMerge() async throws(GalleryStoreError) -> Int
+    /// What the store did, for the command's last lines (`12 objects stored, 3456 bytes uploaded`);
+    /// nil when it has nothing to say (a folder).
+    var activity: String? { get }
+    /// Lets go of what the store holds of its own (connections it opened); once, when the command is done.
+    func close()
 }
 
 extension GalleryStore {
@@ -39,6 +66,59 @@ extension GalleryStore {
 
     /// ``publish(_:)`` for several files, in order.
     public func publish(_ paths: [String]) { for path in paths { publish(path) } }
+
+    // The lifecycle of a folder: the files are made where they belong, so there is nothing to fetch,
+    // check or store.
+    public func prepare(journal path: String) async throws(GalleryStoreError) {}
+    public func check() async throws(GalleryStoreError) {}
+    public var planLocation: String { PlanFile.path(in: folder) }
+    public func publishPlan() async throws(GalleryStoreError) {}
+    public func fetchPlan() async throws(GalleryStoreError) -> String { PlanFile.path(in: folder) }
+    public func fetchParts() async throws(GalleryStoreError) -> Set<String> { [] }
+    public func finishMerge() async throws(GalleryStoreError) -> Int {
+        do throws(GalleryError) { try await flush() } catch { throw .failed(error.description) }
+        return 0
+    }
+    public var activity: String? { nil }
+    public func close() {}
+
+    /// The store's plan (see ``fetchPlan()``) as a run's source, its header read; an unreadable or
+    /// damaged plan is ``GalleryStoreError/unavailable(_:)``.
+    public func planSource() async throws(GalleryStoreError) -> GalleryJob.Source {
+        let path = try await fetchPlan()
+        do { return .plan(path: path, source: try PlanFile.header(at: path).source) } catch {
+            throw .unavailable("\(error)")
+        }
+    }
+}
+
+/// Why a store could not be opened, or a step of a command's lifecycle failed (see ``GalleryStore``),
+/// with how the command ends for it. The store's own error is in the sentence.
+public enum GalleryStoreError: GalleryEnding, Sendable, Equatable, CustomStringConvertible {
+    /// The location or the settings cannot make a store: a malformed location or endpoint, no
+    /// credentials, a work folder that cannot be made.
+    case settings(String)
+    /// The store cannot be used: it does not answer, refuses the keys, has no such bucket, or lacks
+    /// what the command reads (the plan, a shard's part cut short).
+    case unavailable(String)
+    /// A finished file could not be stored while the store otherwise worked.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case let .settings(text), let .unavailable(text), let .failed(text): text
+        }
+    }
+
+    public var outcome: GalleryOutcome {
+        switch self {
+        case .settings: .usage
+        case .unavailable: .unreadable
+        case .failed: .failures
+        }
+    }
+
+    public var message: String? { description }
 }
 
 /// What a gallery file is, from its path: how a store serves it.

@@ -65,7 +65,7 @@ public final class RadosGateway: @unchecked Sendable {
         let start = startup.withLock { slot in
             if let slot { return slot }
             let task = Task {
-                await withCheckedContinuation { (done: CheckedContinuation<Result<RadosGateway, TestSupportError>, Never>) in
+                await withHandOffContinuation { (done: HandOffContinuation<Result<RadosGateway, TestSupportError>, Never>) in
                     Thread.detachNewThread { done.resume(returning: Result { () throws(TestSupportError) in try shared() }) }
                 }
             }

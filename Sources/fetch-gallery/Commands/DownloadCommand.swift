@@ -59,6 +59,6 @@ struct DownloadCommand: AsyncParsableCommand {
         ticker.cancel()
         report.finish()
         engine.shutdown()
-        if report.failureCount > 0 { throw ExitCode(1) }
+        if report.failureCount > 0 { throw GalleryFailure(.failures) }
     }
 }

@@ -137,17 +137,15 @@ struct GalleryCommand: AsyncParsableCommand {
         var demo: DemoServer?
         let source: GalleryJob.Source
         if fromPlan {
-            // From a store, the path is the work folder's, once the plan is fetched (below).
-            source = StoreOptions.isStore(out) ? .plan(path: "", source: "") : try Self.planSource(at: PlanFile.path(in: out))
-        } else if let listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW,
-                                                   command: "fetch-gallery") {
+            // The plan is the store's: read once the store is open and checked (below).
+            source = .plan(path: "", source: "")
+        } else if let listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW) {
             source = listed
         } else {
             var configuration = DemoServerConfiguration()
             configuration.syntheticPhotos = demoSynthetic
             do { demo = try await DemoServer.start(configuration) } catch {
-                StandardError.line("fetch-gallery: cannot start the demo catalogue: \(error)")
-                throw ExitCode(3)
+                throw GalleryFailure(.unreadable, "cannot start the demo catalogue: \(error)")
             }
             if !quiet {
                 StandardError.line("No --api given: using the built-in demo catalogue at \(demo!.baseURL) (real photographs, served on 127.0.0.1).")
@@ -180,17 +178,13 @@ struct GalleryCommand: AsyncParsableCommand {
         if sources.isService, let service = sources.source {
             PhotoServices.configure(&configuration, for: service, userAgent: job.userAgent)
         }
-        // --out s3://: the uploads run on the same engine, with limits of their own for the store's host;
-        // the gallery is made in a work folder and each finished file goes to the bucket, which is
-        // checked before any photo is downloaded.
-        let (engine, store) = try storage.engineAndStore(configuration, out: out, command: "fetch-gallery",
-                                                         caCertificates: transfer.certificates.caCertificates)
-        if let store {
-            job.folder = store.folder
-            try await StoreOptions.prepare(store, journal: shard.map { ShardLayout(folder: store.folder, shard: $0).journalPath }
-                                               ?? GalleryNaming.journalPath, command: "fetch-gallery")
-            if fromPlan { job.source = try await Self.planSource(from: store) }
-        }
+        // The store --out names (a folder, or a bucket whose uploads run on the same engine with limits
+        // of their own): the gallery is made in its folder, and the store is checked, and what a resumed
+        // run needs fetched, before any photo is downloaded.
+        let (engine, store) = try storage.engineAndStore(configuration, out: out, caCertificates: transfer.certificates.caCertificates)
+        job.folder = store.folder
+        try await store.prepare(journal: shard.map { ShardLayout(folder: store.folder, shard: $0).journalPath } ?? GalleryNaming.journalPath)
+        if fromPlan { job.source = try await store.planSource() }
         let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report], store: store)
         let interrupts = Interrupts { _ in
@@ -205,19 +199,13 @@ struct GalleryCommand: AsyncParsableCommand {
         } catch {
             ticker.cancel()
             report.finish(quiet: quiet)
-            StandardError.line("fetch-gallery: \(error)")
-            throw ExitCode(1)
+            throw error
         }
         ticker.cancel()
         report.finish(quiet: quiet)
         engine.shutdown()
-        if let store {
-            let uploaded = store.uploaded
-            if !quiet {
-                StandardError.line("Store: \(store.location) (\(uploaded.objects) objects stored, \(uploaded.bytes) bytes uploaded; "
-                    + "work folder \(store.folder))")
-            }
-        }
+        store.close()
+        if !quiet, let activity = store.activity { StandardError.line("Store: \(store.location) (\(activity))") }
         if let demo { await demo.stop() }
         withExtendedLifetime(interrupts) {}
 
@@ -228,15 +216,6 @@ struct GalleryCommand: AsyncParsableCommand {
             StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, "
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }
-        if summary.interrupted { throw ExitCode(130) }
-        if let stopped = summary.sourceStopped {
-            StandardError.line("fetch-gallery: the source stopped early: \(GalleryReport.oneLine(stopped, limit: 2000))")
-            throw ExitCode(3)
-        }
-        if let problem = summary.sourceError, summary.photosOK == 0 {
-            StandardError.line("fetch-gallery: the source could not be read: \(GalleryReport.oneLine(problem, limit: 2000))")
-            throw ExitCode(3)
-        }
-        if summary.photosFailed > 0 || summary.pagesFailed > 0 { throw ExitCode(1) }
+        if let failure = summary.runFailure { throw failure }
     }
 }

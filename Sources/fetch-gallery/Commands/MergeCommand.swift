@@ -37,41 +37,18 @@ struct MergeCommand: AsyncParsableCommand {
     func validate() throws { try format.validate() }
 
     func run() async throws {
-        let report: MergeReport
-        var merge = GalleryMerge(folder: out, shards: count)
-        // s3://: the parts are streamed into the work folder (the keys under shards/ only), and the
-        // index, pages and manifest written there go to the bucket; what the earlier merge wrote and
-        // this one did not is deleted once index.html is up (its key list is kept under shards/).
-        let store = try storage.store(out: out, command: "fetch-gallery merge", caCertificates: nil)
-        if let store {
-            do throws(S3Error) {
-                merge.startedShards = try await store.fetchParts()
-            } catch {
-                StandardError.line("fetch-gallery merge: \(error)")
-                throw ExitCode(3)
-            }
-            merge.folder = store.folder
-            merge.store = store
-        }
+        // A folder merges in place. A store's parts are first fetched into its folder (from a bucket,
+        // streamed, the keys under shards/ only), and the index, pages and manifest written there go to
+        // it; what the earlier merge wrote and this one did not is deleted once index.html is up.
+        let store = try storage.store(out: out, caCertificates: nil)
+        var merge = GalleryMerge(folder: store.folder, shards: count)
+        merge.startedShards = try await store.fetchParts()
+        merge.store = store
         merge.pageOptions = pageOptions.options
         merge.pageOptions.sourceFormats = format.extras.map { $0.resolved(hasAlpha: false) }
-        switch Self.merge(merge) {
-        case .success(let merged): report = merged
-        case .failure(let error):
-            switch error {
-            case .noParts, .badCount, .mixedCounts: throw ValidationError(error.description)
-            default:
-                StandardError.line("fetch-gallery merge: \(error)")
-                throw ExitCode(1)
-            }
-        }
-        if let store {
-            do throws(GalleryError) { try await store.finishMerge() } catch {
-                StandardError.line("fetch-gallery merge: \(error)")
-                throw ExitCode(1)
-            }
-            store.client.engine.shutdown()
-        }
+        let report = try merge.run()
+        try await store.finishMerge()
+        store.close()
         func names(_ shards: [Int]) -> String {
             shards.map { "\($0)/\(report.shards)" }.joined(separator: ", ")
         }
@@ -89,10 +66,6 @@ struct MergeCommand: AsyncParsableCommand {
                 + "from \(report.shards - report.missing.count - report.unfinished.count) of \(report.shards) shards, "
                 + "\(report.duplicates) duplicates left out)")
         }
-        if !report.isComplete || report.photosFailed > 0 { throw ExitCode(1) }
-    }
-
-    private static func merge(_ merge: GalleryMerge) -> Result<MergeReport, ShardError> {
-        do throws(ShardError) { return .success(try merge.run()) } catch { return .failure(error) }
+        if let failure = report.failure { throw failure }
     }
 }

@@ -75,11 +75,9 @@ struct PlanCommand: AsyncParsableCommand {
     func run() async throws {
         let listed: GalleryJob.Source?
         do {
-            listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW,
-                                         command: "fetch-gallery plan")
-        } catch let exit as ExitCode { throw exit } catch {
-            StandardError.line("fetch-gallery plan: \(error)")
-            throw ExitCode(2)
+            listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW)
+        } catch let ending as any GalleryEnding { throw ending } catch {
+            throw GalleryFailure(.usage, "\(error)")
         }
         guard let source = listed else { throw ValidationError("give --source NAME, --api URL or --urls FILE") }
         var job = GalleryJob(source: source, folder: out)
@@ -87,41 +85,21 @@ struct PlanCommand: AsyncParsableCommand {
         job.pages = pages
         job.imageSize = imageSize
         job.includeNSFW = includeNSFW
-        // --out s3://: the plan is made in the work folder, after the bucket answered to the keys.
-        let (engine, store) = try storage.engineAndStore(transfer.configuration(observers: []), out: out, command: "fetch-gallery plan",
+        // The plan is made in the store's folder, after the store answered (a bucket, to the keys).
+        let (engine, store) = try storage.engineAndStore(transfer.configuration(observers: []), out: out,
                                                          caCertificates: transfer.certificates.caCertificates)
-        if let store {
-            job.folder = store.folder
-            try await StoreOptions.checkBucket(store, command: "fetch-gallery plan")
-        }
-        let planPath = store?.planLocation ?? PlanFile.path(in: out)
+        job.folder = store.folder
+        try await store.check()
         let planner = GalleryRun(job: job, engine: engine)
         let interrupts = Interrupts { _ in planner.requestStop() }
-        let summary: GalleryRunSummary
-        do { summary = try await planner.plan() } catch {
-            StandardError.line("fetch-gallery plan: \(error)")
-            throw ExitCode(1)
-        }
+        let summary = try await planner.plan()
         withExtendedLifetime(interrupts) {}
-        if summary.interrupted { throw ExitCode(130) }
-        if let problem = summary.sourceError {
-            StandardError.line("fetch-gallery plan: the source could not be read: \(GalleryReport.oneLine(problem, limit: 2000))")
-            throw ExitCode(3)
-        }
-        if summary.pagesFailed > 0 {
-            StandardError.line("fetch-gallery plan: \(summary.pagesFailed) listing pages failed; no plan written "
-                + "(\(planPath) is unchanged): run it again")
-            throw ExitCode(1)
-        }
-        if let store {
-            do throws(GalleryError) { try await store.publishPlan() } catch {
-                StandardError.line("fetch-gallery plan: \(error) (the plan is in \(store.localPlanPath))")
-                throw ExitCode(1)
-            }
-        }
+        if let failure = summary.planFailure(planLocation: store.planLocation) { throw failure }
+        try await store.publishPlan()
         engine.shutdown()
+        store.close()
         if !quiet {
-            StandardError.line("Plan: \(planPath) (\(summary.photosQueued) photos from \(summary.pagesFetched) pages); "
+            StandardError.line("Plan: \(store.planLocation) (\(summary.photosQueued) photos from \(summary.pagesFetched) pages); "
                 + "next: fetch-gallery run --out \(out) --from-plan [--shard K/N]")
         }
     }

@@ -85,14 +85,12 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// Where the photos come from, as `run` and `plan` read it: the URL list, the `--source` service or the
-    /// 500px-style `api`; nil when none is given. A URL list that cannot be read is said on stderr after
-    /// `command` and exits 3; a service's usage error (a missing key) is thrown as it is.
-    func listing(api: String?, consumerKey: String?, urls: String?, includeNSFW: Bool,
-                 command: String) throws -> GalleryJob.Source? {
+    /// 500px-style `api`; nil when none is given. A URL list that cannot be read is a failure of the
+    /// source (exit status 3); a service's usage error (a missing key) is thrown as it is.
+    func listing(api: String?, consumerKey: String?, urls: String?, includeNSFW: Bool) throws -> GalleryJob.Source? {
         if let urls {
             guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
-                StandardError.line("\(command): cannot read the URL list \(urls)")
-                throw ExitCode(3)
+                throw GalleryFailure(.unreadable, "cannot read the URL list \(urls)")
             }
             return .urlList(text: text, name: urls)
         }

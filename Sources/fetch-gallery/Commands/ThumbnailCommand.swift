@@ -82,7 +82,7 @@ struct ThumbnailCommand: ParsableCommand {
                 StandardError.line("fetch-gallery: \(error)")
             }
         }
-        if failures.load(ordering: .relaxed) > 0 { throw ExitCode(1) }
+        if failures.load(ordering: .relaxed) > 0 { throw GalleryFailure(.failures) }
     }
 }
 

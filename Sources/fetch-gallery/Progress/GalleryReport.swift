@@ -84,9 +84,5 @@ final class GalleryReport: GalleryObserver {
     }
 
     /// Server text on one line, without control characters that could rewrite the terminal.
-    static func oneLine(_ text: String, limit: Int = 200) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit).map {
-            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "\u{FFFD}" : $0
-        }))
-    }
+    static func oneLine(_ text: String, limit: Int = 200) -> String { GalleryFailure.oneLine(text, limit: limit) }
 }

@@ -119,26 +119,46 @@ import Testing
         #expect(files.server.requests(path: "/f/" + (original as NSString).lastPathComponent).count == 1)
     }
 
-    @Test("copies in different shards are grouped by the merge")
+    @Test("copies in different shards are grouped by the merge, checked on the parts' reductions; a burst's frames are not")
     func shardsGroupedByTheMerge() async throws {
         let copies = try PhotoCopies.shared()
         let boats = copies.images.filter { $0.photo == 3 }
         let (original, q95, crop) = (boats[0].path, boats[5].path, boats[9].path)
         let other = copies.images.first { $0.photo == 7 && $0.kind == "original" }!.path
-        let files = try Files([original, q95, crop, other])
+        // A photo and its frame panned by 10%, with pHashes within the threshold: only the check keeps them apart.
+        let scene = try #require(try copies.scenes.first { scene in
+            try ![3, 7].contains(scene["pan 0%"]!.photo) && PhotoCopies.hash(scene["pan 0%"]!.path).distance(to: PhotoCopies.hash(scene["pan 10%"]!.path)) <= DuplicateMode.nearThreshold
+        })
+        let (first, next) = (scene["pan 0%"]!.path, scene["pan 10%"]!.path)
+        let files = try Files([original, q95, crop, other, first, next])
         let folder = try TempDirectory()
-        // Line i goes to shard i mod 2: the original and the crop to shard 0, the q95 copy to shard 1.
-        let list = files.list([original, q95, crop, other])
+        // Line i goes to shard i mod 2: the original, the crop and the first frame to shard 0, the q95
+        // copy, the other photo and the panned frame to shard 1.
+        let list = files.list([original, q95, crop, other, first, next])
         for index in 0..<2 {
             _ = try await PipelineKit.run(Self.job(list, name: "list", folder: folder.path, shard: try ShardSpec(index: index, count: 2)))
+        }
+        // The parts carry each photo's reduction; the merge reads no photo (there are none left to read).
+        let parts = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/" + ShardLayout.partsFolder)
+        let part = try String(contentsOfFile: folder.path + "/" + ShardLayout.partsFolder + "/" + #require(parts.first { $0.hasSuffix(".jsonl") }), encoding: .utf8)
+        #expect(part.contains("\"grey\":\""))
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path + "/photos") {
+            try FileManager.default.removeItem(atPath: folder.path + "/photos/" + name)
         }
         var merge = GalleryMerge(folder: folder.path)
         merge.pageOptions.duplicates = .near
         let report = try merge.run()
-        #expect(report.photosOK == 2 && report.copiesGrouped == 2)
+        #expect(report.photosOK == 4 && report.copiesGrouped == 2)
         let manifest = try PipelineKit.manifest(folder.path)
         let shown = try #require(Self.photo(manifest, files.url(original)))
         #expect(Self.photo(manifest, files.url(q95))?.duplicateOf == shown.id && Self.photo(manifest, files.url(crop))?.duplicateOf == shown.id)
+        #expect(Self.photo(manifest, files.url(first))?.duplicateOf == nil && Self.photo(manifest, files.url(next))?.duplicateOf == nil)
+        // What the check measured, against the shown photo: the crop lies inside it, 5% short of two edges.
+        let check = try #require(Self.photo(manifest, files.url(crop))?.alignment)
+        #expect(check.isCopy && check.trim > 0.02 && check.trim < 0.075 && check.scaleX < 0.98 && check.scaleY < 0.98)
+        #expect(Self.photo(manifest, files.url(q95))?.alignment?.cellError ?? 99 < 5)
+        let json = try String(contentsOfFile: folder.path + "/gallery.json", encoding: .utf8)
+        #expect(json.contains("\"cell_error\"") && !json.contains("\"grey\""), "the check's figures in gallery.json, not the reductions")
         let page = try String(contentsOfFile: folder.path + "/" + GalleryNaming.photoPagePath(id: shown.id, name: shown.name), encoding: .utf8)
         #expect(page.contains(files.url(q95)) && page.contains(files.url(crop)))
     }
@@ -155,7 +175,8 @@ import Testing
         let text = try String(contentsOfFile: journal, encoding: .utf8)
         let stripped = text.replacingOccurrences(of: #","phash":"[0-9a-f]{16}""#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #","thumbhash":"[^"]*""#, with: "", options: .regularExpression)
-        #expect(stripped != text && !stripped.contains("phash") && !stripped.contains("thumbhash"))
+            .replacingOccurrences(of: #""grey":"[^"]*","#, with: "", options: .regularExpression)
+        #expect(stripped != text && !stripped.contains("phash") && !stripped.contains("thumbhash") && !stripped.contains("grey"))
         try stripped.write(toFile: journal, atomically: true, encoding: .utf8)
         let thumbnails = PipelineKit.modificationTimes(folder.path, under: "thumbs")
         #expect(!thumbnails.isEmpty)

@@ -6,7 +6,9 @@ import GallerySync
 /// Real photographs and copies of them made with ImageMagick (and exiftool), the way the web copies
 /// photos: positives (the same photo resized, recompressed, converted, cropped, EXIF-rotated) and
 /// negatives (the same scene panned by a fifth, as a burst's next frame; the same scene with an
-/// object moved across it). Made once per test process in a temporary folder.
+/// object moved across it; a burst's next frames, the photo panned by 5%, 10% and 20% of its longer side
+/// (the window that far along, resized back to the photo's size); the photo with 5% or 10% of its area
+/// replaced by another photo's pixels there). Made once per test process in a temporary folder.
 struct PhotoCopies: Sendable {
     struct Image: Sendable {
         var path: String
@@ -39,6 +41,19 @@ struct PhotoCopies: Sendable {
     let images: [Image]
     /// Per photo: pairs of different frames of one scene.
     let bursts: [(Image, Image)]
+    /// Per photo: the frames of a burst, "pan 0%" (the original), "pan 5%", "pan 10%", "pan 20%" (the
+    /// window from that share of the photo's longer side to its end, resized back to the photo's size:
+    /// the frame panned by it), and "region 5%", "region 10%" (the photo with that share of its area, a
+    /// rectangle of its shape, replaced by another photo's pixels).
+    let scenes: [[String: Image]]
+
+    /// The burst's pans, in percent of the photo's longer side.
+    static let pans = [5, 10, 20]
+    /// The changed regions, in percent of the photo's area.
+    static let regions = [5, 10]
+
+    /// Every image made: the originals and copies, the bursts' pairs, the scenes' frames.
+    var all: [Image] { images + bursts.flatMap { [$0.0, $0.1] } + scenes.flatMap { $0.values.filter { $0.kind != "pan 0%" } } }
 
     private static let made = Locked<PhotoCopies?>(nil)
 
@@ -56,6 +71,7 @@ struct PhotoCopies: Sendable {
         folder = NSTemporaryDirectory() + "gallerykit-copies-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var images: [Image] = [], bursts: [(Image, Image)] = [], commands: [String] = [], rotated: [String] = []
+        var scenes: [[String: Image]] = []
         func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         // The originals at most 800 pixels a side (JPEG q92), so the copies take seconds, not minutes.
         var originals: [String] = []
@@ -88,6 +104,27 @@ struct PhotoCopies: Sendable {
             }
             bursts.append((Image(path: folder + "/\(index)-object-left.jpg", photo: index, kind: "object left"),
                            Image(path: folder + "/\(index)-object-right.jpg", photo: index, kind: "object right")))
+            // A burst: the frame panned along its longer side, resized back to the photo's size.
+            var scene: [String: Image] = ["pan 0%": Image(path: original, photo: index, kind: "pan 0%")]
+            for pan in Self.pans {
+                let path = folder + "/\(index)-pan\(pan).jpg"
+                let window = w >= h ? "\(w - w * pan / 100)x\(h)+\(w * pan / 100)+0" : "\(w)x\(h - h * pan / 100)+0+\(h * pan / 100)"
+                commands.append("convert \(quoted(original)) -crop \(window) +repage -resize '\(w)x\(h)!' -quality 92 \(quoted(path))")
+                scene["pan \(pan)%"] = Image(path: path, photo: index, kind: "pan \(pan)%")
+            }
+            // A changed region: a rectangle of the photo's shape, somewhere different in each photo, taken
+            // from another photograph.
+            let donor = Self.photos[(index + 3) % Self.photos.count]
+            for area in Self.regions {
+                let path = folder + "/\(index)-region\(area).jpg"
+                let side = (Double(area) / 100).squareRoot()
+                let (rw, rh) = (Int(Double(w) * side), Int(Double(h) * side))
+                let x = (w - rw) * [10, 50, 30, 60][index % 4] / 100, y = (h - rh) * [20, 40, 55, 10][index / 2 % 4] / 100
+                commands.append("convert \(quoted(original)) \\( \(quoted(donor)) -auto-orient -resize '\(w)x\(h)!' -crop \(rw)x\(rh)+\(x)+\(y) +repage \\) "
+                                + "-geometry +\(x)+\(y) -composite -quality 92 \(quoted(path))")
+                scene["region \(area)%"] = Image(path: path, photo: index, kind: "region \(area)%")
+            }
+            scenes.append(scene)
         }
         // Two at a time: the machine has two CPUs.
         for pair in stride(from: 0, to: commands.count, by: 2) {
@@ -95,11 +132,12 @@ struct PhotoCopies: Sendable {
         }
         // Stored turned a quarter clockwise; orientation 8 tells viewers to turn it back.
         for path in rotated { try ExifTool.write(["Orientation#": "8"], to: path) }
-        for image in images + bursts.flatMap({ [$0.0, $0.1] }) {
+        for image in images + bursts.flatMap({ [$0.0, $0.1] }) + scenes.flatMap({ $0.values.filter { $0.kind != "pan 0%" } }) {
             guard FileManager.default.fileExists(atPath: image.path) else { throw TestSupportError.corpusFileMissing(path: image.path) }
         }
         self.images = images
         self.bursts = bursts
+        self.scenes = scenes
     }
 
     private static func shell(_ script: String) throws {
@@ -110,8 +148,11 @@ struct PhotoCopies: Sendable {
     }
 
     /// The pHash the gallery computes for the file: from its upright 256-pixel thumbnail.
-    static func hash(_ path: String) throws -> PerceptualHash {
+    static func hash(_ path: String) throws -> PerceptualHash { try fingerprint(path).phash }
+
+    /// The hashes and grey reduction the gallery computes for the file, from its upright 256-pixel thumbnail.
+    static func fingerprint(_ path: String) throws -> ImageFingerprint {
         let decoded = try ImageDecoder.decode(fileAt: path, options: DecodeOptions(target: .longestEdge(256)))
-        return PerceptualHash(of: Thumbnailer(longestEdge: 256).render(decoded))
+        return ImageFingerprint(of: Thumbnailer(longestEdge: 256).render(decoded))
     }
 }

@@ -1,23 +1,27 @@
-/// Which photos of a gallery are copies of one another, found from the hashes the journal keeps
-/// (nothing is decoded again).
+/// Which photos of a gallery are copies of one another, found from the hashes and grey reductions the
+/// journal keeps (nothing is decoded again).
 ///
 /// Photos are taken in listing order. A photo joins the group of the first earlier photo with the same
 /// SHA-256; else (in `.near` mode) the group whose first photo is nearest by pHash within
-/// ``DuplicateMode/nearThreshold`` (ties to the earlier group); else it starts a group. Comparing with
-/// each group's first photo, not its latest, keeps a chain of small changes (a burst of shots) from
-/// pulling different pictures into one group. A group shows its largest original (pixels; ties to the
-/// first listed).
+/// ``DuplicateMode/nearThreshold`` (ties to the earlier group) among those that ``CopyCheck`` finds to
+/// be the same picture on their grey reductions; else it starts a group. A photo without a reduction
+/// (journaled by an older version) joins no near group. Comparing with each group's first photo, not
+/// its latest, keeps a chain of small changes (a burst of shots) from pulling different pictures into
+/// one group. A group shows its largest original (pixels; ties to the first listed).
 ///
 /// Streamed, so that a merge of many shards groups a million photos in about 12 MB (see
-/// ``workingBytes``): `photos` hands the photos over up to three times, in the same order.
+/// ``workingBytes``): `photos` hands the photos over up to four times, in the same order.
 /// 1. Same bytes: a 64-bit prefix of each SHA-256 and the photo's ordinal (12 bytes a photo), sorted
 ///    in place; each run of equal prefixes names its first photo, and the others are recorded as its
 ///    copies (8 bytes a copy).
 /// 2. Near (`.near`): the pHash and ordinal of each first-of-its-bytes photo (12 bytes a photo);
 ///    ``NearPairs`` finds every pair within the threshold (8 bytes a pair), and a walk in listing
-///    order joins each photo to its nearest earlier group-starting photo, if any.
-/// 3. Only when some photo is in a group: the grouped photos' ids, sizes and hashes are read again
-///    into flat arrays (40 bytes a grouped photo), to choose each group's shown photo.
+///    order joins each photo to its nearest earlier group-starting photo that passes ``CopyCheck``.
+///    Only when there are pairs, the reductions of the photos in them are read first (580 bytes a
+///    photo in a pair; ``ReductionTable``).
+/// 3. Only when some photo is in a group: the grouped photos' ids, sizes, hashes and reductions are read
+///    again into flat arrays (620 bytes a grouped photo), to choose each group's shown photo and to
+///    measure each copy against it.
 /// Between the passes it holds two bits a photo. A very large set of photos that are near one another
 /// but not the same bytes costs 8 bytes a pair of them.
 public struct DuplicateGrouping: Sendable {
@@ -29,6 +33,9 @@ public struct DuplicateGrouping: Sendable {
         public var distance: Int
         /// What matched it to the shown photo: `sha256` (same bytes) or `phash` (near duplicate).
         public var hash: String
+        /// For a `phash` match, how this photo's frame lies on the shown one's and how they agree
+        /// (nil when either has no reduction).
+        public var check: CopyCheck? = nil
         /// For the shown photo, the group's photos in listing order (itself among them); empty for the others.
         public var members: [Int]
     }
@@ -42,9 +49,11 @@ public struct DuplicateGrouping: Sendable {
         public var phash: UInt64?
         /// The original's pixel count, to choose the shown photo.
         public var pixels: Int
+        /// The grey reduction that checks a pHash match, if the original has one.
+        public var grey: GreyReduction?
 
-        public init(id: Int, sha256: String, phash: UInt64?, pixels: Int) {
-            (self.id, self.sha256, self.phash, self.pixels) = (id, sha256, phash, pixels)
+        public init(id: Int, sha256: String, phash: UInt64?, pixels: Int, grey: GreyReduction? = nil) {
+            (self.id, self.sha256, self.phash, self.pixels, self.grey) = (id, sha256, phash, pixels, grey)
         }
     }
 
@@ -54,6 +63,14 @@ public struct DuplicateGrouping: Sendable {
     /// The most bytes the grouping's working structures held at once (their capacities; the groups it
     /// found, held after, are not counted).
     public private(set) var workingBytes = 0
+
+    /// Candidate pairs (pHashes within the threshold) that ``CopyCheck`` compared, and those it found
+    /// to be different pictures.
+    public private(set) var pairsChecked = 0, pairsRejected = 0
+
+    /// The most grey reductions held at once (580 bytes each, in ``workingBytes``): those of the photos
+    /// in a candidate pair, then those of the grouped photos.
+    public private(set) var reductionsHeld = 0
 
     /// No groups.
     public init() {}
@@ -69,7 +86,7 @@ public struct DuplicateGrouping: Sendable {
                 try forEach { entry in
                     guard entry.isComplete, let original = entry.original else { return }
                     visit(Photo(id: entry.metadata.id, sha256: original.sha256, phash: original.phash?.bits,
-                                pixels: (original.width ?? 0) * (original.height ?? 0)))
+                                pixels: (original.width ?? 0) * (original.height ?? 0), grey: original.grey))
                 }
             }
         }
@@ -127,25 +144,51 @@ public struct DuplicateGrouping: Sendable {
             note(flags + Self.bytes(hashes) + Self.bytes(hashOrdinals) + pairs.startsBytes + Self.bytes(pairs.pairs))
             hashes = []
             hashOrdinals = []
-            // In listing order: a photo joins the nearest earlier photo still starting its own group.
+            // The reductions of the photos in a pair, to check each pair before it merges.
+            var reductions = ReductionTable()
+            if !pairs.pairs.isEmpty {
+                var paired = PhotoBits(count: count, value: false)
+                for pair in pairs.pairs {
+                    paired[Int(pair >> 34)] = true
+                    paired[Int(pair >> 4 & 0x3FFF_FFFF)] = true
+                }
+                reductions = ReductionTable(capacity: (0..<count).reduce(0) { $0 + (paired[$1] ? 1 : 0) })
+                var ordinal = 0
+                try photos { photo in
+                    defer { ordinal += 1 }
+                    guard ordinal < count, paired[ordinal], let grey = photo.grey else { return }
+                    reductions.append(ordinal, grey)
+                }
+                note(flags + paired.byteCount + reductions.byteCount + Self.bytes(pairs.pairs))
+                reductionsHeld = reductions.count
+            }
+            // In listing order: a photo joins the nearest earlier photo still starting its own group
+            // that is the same picture.
             var joined = PhotoBits(count: count, value: false)
+            var candidates: [(distance: UInt64, earlier: UInt64)] = []
             var p = 0
             while p < pairs.pairs.count {
                 let later = pairs.pairs[p] >> 34
-                var best: (distance: UInt64, earlier: UInt64)?
+                candidates.removeAll(keepingCapacity: true)
                 while p < pairs.pairs.count, pairs.pairs[p] >> 34 == later {
                     let earlier = pairs.pairs[p] >> 4 & 0x3FFF_FFFF, distance = pairs.pairs[p] & 0xF
-                    if !joined[Int(earlier)], best == nil || (distance, earlier) < (best!.distance, best!.earlier) {
-                        best = (distance, earlier)
-                    }
+                    if !joined[Int(earlier)] { candidates.append((distance, earlier)) }
                     p += 1
                 }
-                if let best {
+                candidates.sort { ($0.distance, $0.earlier) < ($1.distance, $1.earlier) }
+                for candidate in candidates {
+                    guard let a = reductions[Int(candidate.earlier)], let b = reductions[Int(later)] else { continue }
+                    pairsChecked += 1
+                    guard CopyCheck(a, b).isCopy else {
+                        pairsRejected += 1
+                        continue
+                    }
                     joined[Int(later)] = true
-                    links.append(later << 32 | best.earlier)
+                    links.append(later << 32 | candidate.earlier)
+                    break
                 }
             }
-            note(flags + joined.byteCount + Self.bytes(links) + Self.bytes(pairs.pairs))
+            note(flags + joined.byteCount + reductions.byteCount + Self.bytes(links) + Self.bytes(pairs.pairs))
         }
         guard !links.isEmpty || !copies.isEmpty else { return }
         // 3. The grouped photos in listing order, each with the photo that starts its group (links are
@@ -170,15 +213,18 @@ public struct DuplicateGrouping: Sendable {
         // Their details, in flat arrays beside `grouped`.
         var ids = [Int](repeating: 0, count: grouped.count), pixels = ids
         var phashes = [UInt64](repeating: 0, count: grouped.count), shas = phashes
+        var greys = ReductionTable(capacity: grouped.count)
         var next = 0, ordinal: UInt64 = 0
         try photos { photo in
             defer { ordinal += 1 }
             guard next < grouped.count, grouped[next] >> 32 == ordinal else { return }
             (ids[next], pixels[next], phashes[next], shas[next]) = (photo.id, photo.pixels, photo.phash ?? 0, Self.prefix(photo.sha256))
+            if let grey = photo.grey { greys.append(next, grey) }
             next += 1
         }
         note(first.byteCount + Self.bytes(links) + Self.bytes(copies) + Self.bytes(grouped)
-             + Self.bytes(ids) + Self.bytes(pixels) + Self.bytes(phashes) + Self.bytes(shas))
+             + Self.bytes(ids) + Self.bytes(pixels) + Self.bytes(phashes) + Self.bytes(shas) + greys.byteCount)
+        reductionsHeld = max(reductionsHeld, greys.count)
         guard next == grouped.count else { return }  // the photos changed between passes
         // Group by group: the members in listing order, the largest shown (ties to the first listed).
         let order = grouped.indices.sorted { (grouped[$0] & 0xFFFF_FFFF, $0) < (grouped[$1] & 0xFFFF_FFFF, $1) }
@@ -189,11 +235,14 @@ public struct DuplicateGrouping: Sendable {
             while end < order.count, grouped[order[end]] & 0xFFFF_FFFF == grouped[order[run]] & 0xFFFF_FFFF { end += 1 }
             let members = order[run..<end]
             let shown = members.max { (pixels[$0], -$0) < (pixels[$1], -$1) }!
+            let shownGrey = greys[shown]
             for member in members {
                 let sameBytes = shas[member] == shas[shown]
+                var check: CopyCheck?
+                if !sameBytes, let shownGrey, let grey = greys[member] { check = CopyCheck(shownGrey, grey) }
                 groups[ids[member]] = Membership(
                     shown: ids[shown], distance: sameBytes ? 0 : (phashes[member] ^ phashes[shown]).nonzeroBitCount,
-                    hash: sameBytes ? "sha256" : "phash", members: member == shown ? members.map { ids[$0] } : [])
+                    hash: sameBytes ? "sha256" : "phash", check: check, members: member == shown ? members.map { ids[$0] } : [])
             }
             run = end
         }

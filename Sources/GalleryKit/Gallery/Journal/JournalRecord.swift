@@ -70,10 +70,14 @@ public struct OriginalFile: Sendable, Hashable, Codable {
     public var phash: PerceptualHash?
     /// The photo's ThumbHash in base64: the index's placeholder before the thumbnail loads.
     public var thumbhash: String?
+    /// The upright photo squeezed to 24 x 24 grey pixels (base64, 768 characters), which checks a pHash
+    /// match before two photos are merged (``CopyCheck``); nil in journals of older versions (a later
+    /// run computes it once, with the hashes).
+    public var grey: GreyReduction?
 
     /// Describes an original on disk.
     public init(path: String, sha256: String, bytes: Int, width: Int? = nil, height: Int? = nil, exif: ExifMetadata? = nil,
-                phash: PerceptualHash? = nil, thumbhash: String? = nil) {
+                phash: PerceptualHash? = nil, thumbhash: String? = nil, grey: GreyReduction? = nil) {
         self.path = path
         self.sha256 = sha256
         self.bytes = bytes
@@ -82,6 +86,7 @@ public struct OriginalFile: Sendable, Hashable, Codable {
         self.exif = exif
         self.phash = phash
         self.thumbhash = thumbhash
+        self.grey = grey
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
+import GallerySync
 import Glibc
-import Synchronization
 
 /// What a merge into the store wrote, beside what the merge before it wrote, so the keys of the
 /// earlier one that this one no longer writes (index pages past the new last one, pages of photos
@@ -28,7 +28,7 @@ final class MergeKeyList: Sendable {
         var removed: StreamedFile
         var failure: GalleryError?
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     let folder: String
 
     /// Starts this merge's list in the work folder `folder` (the earlier one is expected at ``earlierPath``).
@@ -36,7 +36,7 @@ final class MergeKeyList: Sendable {
         self.folder = folder
         let list = try StreamedFile(path: folder + "/" + Self.currentPath)
         let removed = try StreamedFile(path: folder + "/" + Self.removedPath)
-        state = Mutex(State(list: list, removed: removed))
+        state = Locked(State(list: list, removed: removed))
     }
 
     /// This merge hands `path` to the store. Called from the rendering threads.

@@ -6,8 +6,23 @@ extension S3GalleryStore {
     /// Checks the bucket answers to the keys (before any photo is downloaded), fetches the journal
     /// `journalPath` and the list of stored files when the work folder has no journal (a run on
     /// another machine resumes), and queues the photo files the work folder holds that the store has
-    /// not (a run killed before they were uploaded). Throws the client's error for wrong keys or a missing bucket.
-    public func prepare(journal journalPath: String) async throws(S3Error) {
+    /// not (a run killed before they were uploaded). Wrong keys, a missing bucket or a store that does
+    /// not answer are ``GalleryStoreError/unavailable(_:)``, with the client's sentence.
+    public func prepare(journal journalPath: String) async throws(GalleryStoreError) {
+        do throws(S3Error) { try await fetchJournal(journalPath) } catch { throw .unavailable(error.description) }
+        let known = publishedFiles
+        for root in ["photos", "thumbs"] {
+            for path in Self.files(under: root, in: folder) where known[path] == nil { publish(path) }
+        }
+    }
+
+    /// Checks that the bucket answers to the keys (`plan`, before the listing is read).
+    public func check() async throws(GalleryStoreError) {
+        do throws(S3Error) { try await client.checkBucket() } catch { throw .unavailable(error.description) }
+    }
+
+    /// Checks the bucket; fetches the journal and the list of stored files into a work folder that has no journal.
+    private func fetchJournal(_ journalPath: String) async throws(S3Error) {
         try await client.checkBucket()
         if POSIX.fileSize(folder + "/" + journalPath) == nil {
             for path in [Self.publishedPath, journalPath] {
@@ -24,10 +39,6 @@ extension S3GalleryStore {
                 } catch { throw .file(path: folder + "/" + path, reason: error.description) }
             }
             _ = loadPublished()
-        }
-        let known = publishedFiles
-        for root in ["photos", "thumbs"] {
-            for path in Self.files(under: root, in: folder) where known[path] == nil { publish(path) }
         }
     }
 

@@ -12,7 +12,11 @@ extension S3GalleryStore {
     /// download cut short never appears under the part's name), not read from the store as the merge
     /// goes: the merge reads every part up to five times (the duplicate grouping's passes, then the
     /// writing one), and a local copy is downloaded once and cannot change between the passes.
-    public func fetchParts() async throws(S3Error) -> Set<String> {
+    public func fetchParts() async throws(GalleryStoreError) -> Set<String> {
+        do throws(S3Error) { return try await fetchPartsFromBucket() } catch { throw .unavailable(error.description) }
+    }
+
+    private func fetchPartsFromBucket() async throws(S3Error) -> Set<String> {
         let local = folder + "/" + ShardLayout.partsFolder
         for name in POSIX.names(in: local) ?? [] { POSIX.remove(local + "/" + name) }
         do { try POSIX.makeDirectories(local) } catch { throw .file(path: local, reason: error.description) }
@@ -61,9 +65,13 @@ extension S3GalleryStore {
     /// pages the earlier merge wrote and this one did not, now that no page links to them; then
     /// uploads this merge's key list for the next merge. A merge that fails before this point leaves
     /// the earlier list in the store, so the next one still deletes what is stale. Returns how many
-    /// keys were deleted.
+    /// keys were deleted. A file that could not be stored or deleted is ``GalleryStoreError/failed(_:)``.
     @discardableResult
-    public func finishMerge() async throws(GalleryError) -> Int {
+    public func finishMerge() async throws(GalleryStoreError) -> Int {
+        do throws(GalleryError) { return try await finishKeyList() } catch { throw .failed(error.description) }
+    }
+
+    private func finishKeyList() async throws(GalleryError) -> Int {
         try await flush()
         guard let keys = merging.withLock({ m in defer { m = nil }; return m }) else { return 0 }
         // Only the merge's own kind of file: a damaged list never deletes a photo or a part.

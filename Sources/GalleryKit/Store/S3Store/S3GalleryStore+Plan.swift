@@ -10,43 +10,28 @@ extension S3GalleryStore {
     /// Stores the finished plan of the work folder in the bucket, whole: one PUT, or a multipart
     /// upload completed only once every part is stored, so a shard never reads part of a plan.
     /// An earlier plan under the key is replaced (planning again over the same listing writes the same bytes).
-    public func publishPlan() async throws(GalleryError) {
+    public func publishPlan() async throws(GalleryStoreError) {
         do {
             _ = try await client.putFile(key: bucketLocation.key(PlanFile.name), path: localPlanPath,
                                          contentType: GalleryFileKind.contentType(of: PlanFile.name), cacheControl: "no-cache")
-        } catch { throw .store(location: planLocation, reason: error.description) }
+        } catch { throw .failed("\(planLocation): \(error.description) (the plan is in \(localPlanPath))") }
     }
 
     /// Fetches the plan from the bucket into the work folder (streamed to disk, replacing a copy an
-    /// earlier run left there) and returns its local path. Throws ``S3PlanError/missing(location:)``
-    /// when the bucket holds no plan under the prefix, and the client's error for refused keys, a
-    /// missing bucket or a store that does not answer.
-    public func fetchPlan() async throws(S3PlanError) -> String {
+    /// earlier run left there) and returns its local path. A bucket with no plan under the prefix,
+    /// refused keys, a missing bucket or a store that does not answer are ``GalleryStoreError/unavailable(_:)``.
+    public func fetchPlan() async throws(GalleryStoreError) -> String {
         do throws(GalleryError) { try POSIX.makeDirectories(folder) } catch {
-            throw .store(.file(path: folder, reason: error.description))
+            throw .unavailable(S3Error.file(path: folder, reason: error.description).description)
         }
         let bytes: Int64?
         do { bytes = try await client.download(key: bucketLocation.key(PlanFile.name), to: localPlanPath) } catch {
-            throw .store(error)
+            throw .unavailable(error.description)
         }
-        guard bytes != nil else { throw .missing(location: planLocation) }
+        guard bytes != nil else {
+            throw .unavailable("plan \(planLocation) is not there: make it with 'fetch-gallery plan --out \(planLocation.dropLast(PlanFile.name.count))' "
+                + "(or check the bucket, the prefix and the endpoint)")
+        }
         return localPlanPath
-    }
-}
-
-/// Why `run --from-plan` could not get its plan from the store.
-public enum S3PlanError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The bucket answers, but holds no plan under the prefix.
-    case missing(location: String)
-    /// The store refused, was missing, or failed.
-    case store(S3Error)
-
-    public var description: String {
-        switch self {
-        case let .missing(location):
-            "plan \(location) is not there: make it with 'fetch-gallery plan --out \(location.dropLast(PlanFile.name.count))' "
-                + "(or check the bucket, the prefix and the endpoint)"
-        case let .store(error): error.description
-        }
     }
 }

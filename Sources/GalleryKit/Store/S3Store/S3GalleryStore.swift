@@ -1,6 +1,5 @@
 import Foundation
 import GallerySync
-import Synchronization
 
 /// The gallery in an S3 bucket (or any S3-compatible store) under a prefix.
 ///
@@ -47,7 +46,7 @@ public final class S3GalleryStore: GalleryStore {
         var published: [String: Int64] = [:]
         var next: UInt64 = 0
         var outstanding: Set<UInt64> = []
-        var waiters: [(through: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(through: UInt64, continuation: HandOffContinuation<Void, Never>)] = []
         var failure: GalleryError?
         /// Bytes sent in PUT bodies (uploads the store already had are not counted).
         var bytesUploaded: Int64 = 0
@@ -58,39 +57,47 @@ public final class S3GalleryStore: GalleryStore {
         /// next flush, after `index.html`, so no page in the store links to a deleted one meanwhile.
         var stalePages: [String] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private enum Job: Sendable { case put(String, UInt64), delete(String, UInt64) }
+    private struct WeakStore { weak var store: S3GalleryStore? }
     private let jobs: AsyncStream<Job>.Continuation
     private let uploader: Task<Void, Never>
-    let log: Mutex<Int32>
+    let log: Locked<Int32>
     /// While a merge writes (``fetchParts()`` to ``finishMerge()``): the keys it writes and the earlier merge's.
-    let merging = Mutex<MergeKeyList?>(nil)
+    let merging = Locked<MergeKeyList?>(nil)
 
-    /// A store for `location`, working in the local folder `workFolder` (created when missing).
+    /// The engine the store made for itself (``GalleryStores`` with no engine given), shut down by ``close()``.
+    private let ownedEngine: TransferEngine?
+
+    /// A store for `location`, working in the local folder `workFolder` (created when missing);
+    /// ``close()`` shuts `ownedEngine` down.
     public init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
-                checkpointInterval: Duration? = .seconds(180)) throws(GalleryError) {
+                checkpointInterval: Duration? = .seconds(180), ownedEngine: TransferEngine? = nil) throws(GalleryError) {
         self.client = client
+        self.ownedEngine = ownedEngine
         self.bucketLocation = location
         self.folder = workFolder
         self.inFlight = max(1, inFlight)
         self.checkpointInterval = checkpointInterval
         try POSIX.makeDirectories(workFolder + "/.fetch-gallery/store")
-        log = Mutex(try POSIX.open(workFolder + "/" + Self.publishedPath, O_WRONLY | O_CREAT | O_APPEND))
+        log = Locked(try POSIX.open(workFolder + "/" + Self.publishedPath, O_WRONLY | O_CREAT | O_APPEND))
         let (stream, jobs) = AsyncStream<Job>.makeStream()
         self.jobs = jobs
         let (client, folder, limit) = (client, workFolder, self.inFlight)
-        let box = Locked<S3GalleryStore?>(nil)
+        // The uploads reach the store through a weak reference: the task lives as long as the stream,
+        // which only `deinit` ends, so a strong one kept every store (and its descriptor) alive for good.
+        let box = Locked(WeakStore())
         uploader = Task {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
                 for await job in stream {
                     if running >= limit { await group.next(); running -= 1 }
-                    group.addTask { await box.withLock { $0 }?.perform(job, client: client, folder: folder) }
+                    group.addTask { await box.withLock { $0.store }?.perform(job, client: client, folder: folder) }
                     running += 1
                 }
             }
         }
-        box.withLock { $0 = self }
+        box.withLock { $0.store = self }
         _ = loadPublished()
     }
 
@@ -102,6 +109,13 @@ public final class S3GalleryStore: GalleryStore {
 
     /// Totals so far: objects and bytes uploaded.
     public var uploaded: (objects: Int, bytes: Int64) { state.withLock { ($0.objectsUploaded, $0.bytesUploaded) } }
+
+    public var activity: String? {
+        let (objects, bytes) = uploaded
+        return "\(objects) objects stored, \(bytes) bytes uploaded; work folder \(folder)"
+    }
+
+    public func close() { ownedEngine?.shutdown() }
 
     // MARK: GalleryStore
 
@@ -150,7 +164,7 @@ public final class S3GalleryStore: GalleryStore {
     /// Waits for every upload queued before this call; throws the first failure.
     func wait() async throws(GalleryError) {
         let through = state.withLock { $0.next }
-        await withCheckedContinuation { continuation in
+        await withHandOffContinuation { continuation in
             let ready = state.withLock { s -> Bool in
                 if s.outstanding.allSatisfy({ $0 >= through }) { return true }
                 s.waiters.append((through, continuation))
@@ -214,7 +228,7 @@ public final class S3GalleryStore: GalleryStore {
             let line = Array("\(stored.size)\t\(stored.path)\n".utf8)
             log.withLock { fd in _ = try? POSIX.writeAll(fd, line, path: Self.publishedPath) }
         }
-        let ready = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLock { s -> [HandOffContinuation<Void, Never>] in
             if let stored {
                 s.published[stored.path] = stored.size
                 s.objectsUploaded += 1
@@ -223,7 +237,7 @@ public final class S3GalleryStore: GalleryStore {
             if let failure, s.failure == nil { s.failure = failure }
             s.outstanding.remove(seq)
             let lowest = s.outstanding.min() ?? .max
-            var ready: [CheckedContinuation<Void, Never>] = []
+            var ready: [HandOffContinuation<Void, Never>] = []
             s.waiters.removeAll { waiter in
                 guard waiter.through <= lowest else { return false }
                 ready.append(waiter.continuation)

@@ -118,4 +118,32 @@ import Testing
         #expect(try await reader.head(key: "s/index-3.html") == nil)
         #expect(try await reader.get(key: "s/index-2.html") == Data("<html>2 again".utf8))
     }
+
+    /// A store nobody holds is freed: its uploads task reaches it weakly, so `deinit` runs and closes
+    /// the list of stored files it keeps open (with a strong reference there, no store was ever freed).
+    @Test func aDroppedStoreClosesItsDescriptor() async throws {
+        let client = try S3TestKit.client()
+        let dir = try TempDirectory()
+        func descriptors() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return names.filter { name in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name))?.hasPrefix(dir.path) == true
+            }.count
+        }
+        weak var dropped: S3GalleryStore?
+        do {
+            let store = try Self.store(client, prefix: "d/", folder: dir.path)
+            dropped = store
+            try AtomicFile.write(Array("page".utf8), to: dir.path + "/pages/001/1-a.html")
+            store.publish("pages/001/1-a.html")
+            try await store.flush()
+            #expect(store.uploaded.objects == 1)
+            #expect(descriptors() == 1, "the store keeps published.tsv open while it lives")
+        }
+        // The last upload's task lets go of the store just after it resumed the flush.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while (dropped != nil || descriptors() > 0), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(dropped == nil, "the store outlived its last reference")
+        #expect(descriptors() == 0, "the dropped store's descriptor is still open")
+    }
 }

@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a Parquet file's flat columns row group by row group, without loading the file: the footer is
+/// read once, then for each row group only the chunks of the columns asked for (a LAION file's
+/// embedding columns are never read, let alone decompressed).
+///
+/// Memory: the footer, plus, while a row group is read, the compressed chunks of the wanted columns
+/// and their decoded values (one page's inflated bytes at a time).
+public final class ParquetFileReader {
+    /// A top-level column of the file.
+    public struct Column: Sendable, Equatable {
+        public var name: String
+        /// parquet.thrift's physical type name (`BYTE_ARRAY`, `INT64`, ...).
+        public var physicalType: String
+        /// Whether the column is text (BYTE_ARRAY with the STRING / UTF8 annotation).
+        public var isString: Bool
+        public var isOptional: Bool
+        /// Whether the reader can read it (flat, of a supported type); a nested column (list, struct) cannot.
+        public var isReadable: Bool
+    }
+
+    public let path: String
+    public let columns: [Column]
+    /// The rows of each row group, in order.
+    public let rowGroupRowCounts: [Int]
+    public var rowCount: Int { rowGroupRowCounts.reduce(0, +) }
+
+    let fd: Int32
+    let fileSize: Int
+    let footer: ParquetFooter
+    let leaves: [String: (element: ParquetFooter.SchemaElement, index: Int)]
+
+    /// The largest footer read (a corrupt length must not make the reader allocate gigabytes).
+    static let maxFooterBytes = 64 << 20
+
+    public init(path: String) throws(ParquetReadError) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ParquetReadError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { close(fd); throw ParquetReadError(path: path, reason: "cannot stat: \(String(cString: strerror(errno)))") }
+        fileSize = Int(st.st_size)
+        do throws(ParquetFormatProblem) {
+            let tail = try Self.pread(fd, count: 8, at: fileSize - 8, fileSize: fileSize)
+            guard fileSize >= 12, Array(tail[4...]) == Array("PAR1".utf8) else {
+                throw ParquetFormatProblem("not a Parquet file (no PAR1 magic at its end; \(fileSize) bytes)")
+            }
+            let length = Int(tail.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self).littleEndian })
+            guard length <= fileSize - 12, length <= Self.maxFooterBytes else {
+                throw ParquetFormatProblem("a footer of \(length) bytes does not fit in the file (\(fileSize) bytes): truncated or corrupt")
+            }
+            let bytes = try Self.pread(fd, count: length, at: fileSize - 8 - length, fileSize: fileSize)
+            footer = try bytes.withParquetBytes { (raw) throws(ParquetFormatProblem) in try ParquetFooter(raw) }
+            (columns, leaves) = try Self.flatColumns(footer.schema)
+            rowGroupRowCounts = footer.rowGroups.map { Int(clamping: $0.rowCount) }
+            guard rowGroupRowCounts.allSatisfy({ $0 >= 0 }) else { throw ParquetFormatProblem("a row group with a negative row count") }
+        } catch {
+            close(fd)
+            throw ParquetReadError(path: path, reason: error.reason)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Reads row group `index`: for each name in `names`, its values, one per row.
+    public func readRowGroup(_ index: Int, columns names: [String]) throws(ParquetReadError) -> [[ParquetReadValue]] {
+        guard footer.rowGroups.indices.contains(index) else { throw ParquetReadError(path: path, reason: "no row group \(index)") }
+        let group = footer.rowGroups[index]
+        var result: [[ParquetReadValue]] = []
+        for name in names {
+            guard let (element, _) = leaves[name] else {
+                let known = columns.map(\.name).joined(separator: ", ")
+                throw ParquetReadError(path: path, reason: "no column '\(name)' (the file has: \(known))")
+            }
+            guard let chunk = group.columns.first(where: { $0.path == [name] }) else {
+                throw ParquetReadError(path: path, reason: "row group \(index) has no chunk for column '\(name)'")
+            }
+            do {
+                result.append(try read(chunk, element: element, rows: rowGroupRowCounts[index]))
+            } catch {
+                throw ParquetReadError(path: path, reason: "row group \(index), column '\(name)': \(error.reason)")
+            }
+        }
+        return result
+    }
+
+    func read(_ chunk: ParquetFooter.ColumnChunk, element: ParquetFooter.SchemaElement, rows: Int) throws(ParquetFormatProblem) -> [ParquetReadValue] {
+        if rows == 0 { return [] }
+        guard chunk.externalFile == nil else { throw ParquetFormatProblem("the chunk is in another file (\(chunk.externalFile!))") }
+        guard let type = ParquetFooter.PhysicalType(rawValue: chunk.type) else { throw ParquetFormatProblem("unknown physical type \(chunk.type)") }
+        guard ParquetDecompressor.isSupported(chunk.codec) else {
+            throw ParquetFormatProblem("pages compressed with \(ParquetDecompressor.name(of: chunk.codec)), which this reader does not read (UNCOMPRESSED, SNAPPY, GZIP and ZSTD are)")
+        }
+        var start = chunk.dataPageOffset
+        if let dictionary = chunk.dictionaryPageOffset, dictionary > 0, dictionary < start { start = dictionary }
+        guard start >= 4, chunk.compressedSize >= 0, start <= Int64(fileSize), chunk.compressedSize <= Int64(fileSize) - start else {
+            throw ParquetFormatProblem("the chunk (\(chunk.compressedSize) bytes at \(start)) lies outside the file (\(fileSize) bytes)")
+        }
+        let bytes = try Self.pread(fd, count: Int(chunk.compressedSize), at: Int(start), fileSize: fileSize)
+        let reader = ParquetColumnChunkReader(type: type, typeLength: Int(element.typeLength), optional: element.repetition == 1, codec: chunk.codec)
+        return try bytes.withParquetBytes { (raw) throws(ParquetFormatProblem) in try reader.read(raw, rows: rows) }
+    }
+
+    /// The top-level columns; only leaves directly under the root are readable.
+    static func flatColumns(_ schema: [ParquetFooter.SchemaElement]) throws(ParquetFormatProblem)
+        -> ([Column], [String: (element: ParquetFooter.SchemaElement, index: Int)]) {
+        var columns: [Column] = []
+        var leaves: [String: (element: ParquetFooter.SchemaElement, index: Int)] = [:]
+        let names = ["BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"]
+        var i = 1
+        // Walks the tree: each top-level element and, for a group, every element beneath it (skipped).
+        func skipSubtree(_ count: Int32) throws(ParquetFormatProblem) {
+            var left = Int(count)
+            while left > 0 {
+                guard i < schema.count else { throw ParquetFormatProblem("the schema's tree is cut short") }
+                let children = schema[i].children
+                i += 1; left -= 1
+                if children > 0 { try skipSubtree(children) }
+            }
+        }
+        while i < schema.count {
+            let e = schema[i]
+            i += 1
+            if e.children > 0 || e.type == nil || e.repetition == 2 {
+                columns.append(Column(name: e.name, physicalType: "group", isString: false, isOptional: e.repetition == 1, isReadable: false))
+                try skipSubtree(e.children)
+                continue
+            }
+            let type = Int(e.type!)
+            columns.append(Column(name: e.name, physicalType: names.indices.contains(type) ? names[type] : "type \(type)",
+                                  isString: type == 6 && (e.logicalString || e.convertedType == 0),
+                                  isOptional: e.repetition == 1, isReadable: names.indices.contains(type)))
+            leaves[e.name] = (e, columns.count - 1)
+        }
+        return (columns, leaves)
+    }
+
+    static func pread(_ fd: Int32, count: Int, at offset: Int, fileSize: Int) throws(ParquetFormatProblem) -> [UInt8] {
+        guard offset >= 0, count >= 0, offset + count <= fileSize else {
+            throw ParquetFormatProblem("\(count) bytes at \(offset) lie past the end of the file (\(fileSize) bytes)")
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw ParquetFormatProblem(n == 0 ? "the file ended early" : "read failed: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,107 @@
+/// How a command ended, with the exit status the tool documents for it: a library user (or the CLI)
+/// takes the status from here instead of deciding it again.
+public enum GalleryOutcome: Int32, Sendable, Hashable, CaseIterable {
+    /// Every photo is in the gallery (the plan is written, the merge is whole).
+    case done = 0
+    /// Some photos or listing pages failed (they are in `gallery.json` with the reason), a shard is
+    /// missing or unfinished, or a finished file could not be stored.
+    case failures = 1
+    /// A usage error: an option, a location or a setting that cannot work.
+    case usage = 2
+    /// The source could not be read at all, or the store refused the keys, is missing, or lacks what
+    /// the command reads (the plan).
+    case unreadable = 3
+    /// Interrupted (Ctrl-C); what was done is kept and written.
+    case interrupted = 130
+
+    /// The process's exit status.
+    public var exitStatus: Int32 { rawValue }
+}
+
+/// An error that says how the command it stops ends: its ``GalleryOutcome`` and, unless it was said
+/// already, the line to print.
+public protocol GalleryEnding: Error {
+    /// How the command ends.
+    var outcome: GalleryOutcome { get }
+    /// One line saying why, for standard error; nil when there is nothing more to say (an interrupted
+    /// run, failed photos already listed in the gallery's manifest).
+    var message: String? { get }
+}
+
+/// A command that did not end ``GalleryOutcome/done``: its outcome and the line that says why.
+public struct GalleryFailure: GalleryEnding, Sendable, Equatable, CustomStringConvertible {
+    public var outcome: GalleryOutcome
+    public var message: String?
+
+    public init(_ outcome: GalleryOutcome, _ message: String? = nil) {
+        self.outcome = outcome
+        self.message = message
+    }
+
+    public var description: String { message ?? "exit status \(outcome.exitStatus)" }
+
+    /// `text` as one printable line of at most `limit` characters: control and format characters
+    /// (a server's newlines, escapes, bidirectional marks) become U+FFFD, so a message cannot forge
+    /// terminal output.
+    public static func oneLine(_ text: String, limit: Int = 200) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit).map {
+            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "\u{FFFD}" : $0
+        }))
+    }
+}
+
+extension GalleryRunSummary {
+    /// How `run` ended: interrupted; the source stopped early, or nothing of it could be read (and no
+    /// photo was made); some photos or pages failed; or nil, done.
+    public var runFailure: GalleryFailure? {
+        if interrupted { return GalleryFailure(.interrupted) }
+        if let sourceStopped {
+            return GalleryFailure(.unreadable, "the source stopped early: \(GalleryFailure.oneLine(sourceStopped, limit: 2000))")
+        }
+        if let sourceError, photosOK == 0 {
+            return GalleryFailure(.unreadable, "the source could not be read: \(GalleryFailure.oneLine(sourceError, limit: 2000))")
+        }
+        if photosFailed > 0 || pagesFailed > 0 { return GalleryFailure(.failures) }
+        return nil
+    }
+
+    /// How `plan` ended, the plan being at `planLocation`: interrupted; nothing of the source could be
+    /// read; a listing page failed (no plan written, the earlier one kept); or nil, the plan is written.
+    public func planFailure(planLocation: String) -> GalleryFailure? {
+        if interrupted { return GalleryFailure(.interrupted) }
+        if let sourceError {
+            return GalleryFailure(.unreadable, "the source could not be read: \(GalleryFailure.oneLine(sourceError, limit: 2000))")
+        }
+        if pagesFailed > 0 {
+            return GalleryFailure(.failures, "\(pagesFailed) listing pages failed; no plan written (\(planLocation) is unchanged): run it again")
+        }
+        return nil
+    }
+}
+
+extension MergeReport {
+    /// How `merge` ended: a shard missing, unfinished or without its source, or failed photos (each
+    /// named by the report and `gallery.json`); nil when every shard finished and every photo is in.
+    public var failure: GalleryFailure? {
+        isComplete && photosFailed == 0 ? nil : GalleryFailure(.failures)
+    }
+}
+
+extension ShardError: GalleryEnding {
+    /// A merge that finds no part, or parts of different counts, or a count that cannot be: a usage
+    /// error (the folder or `--shards` is wrong); anything else fails the merge.
+    public var outcome: GalleryOutcome {
+        switch self {
+        case .noParts, .badCount, .mixedCounts: .usage
+        default: .failures
+        }
+    }
+
+    public var message: String? { description }
+}
+
+extension PipelineError: GalleryEnding {
+    /// A run or a plan that could not go on at all (its folder unwritable): it fails.
+    public var outcome: GalleryOutcome { .failures }
+    public var message: String? { description }
+}

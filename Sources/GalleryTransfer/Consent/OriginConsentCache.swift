@@ -1,0 +1,91 @@
+import GallerySync
+
+/// Each origin's robots.txt and tdmrep.json, fetched once per run through the run's own engine (so the
+/// same per-host limits and rate), shared by every worker, kept at most 24 hours (RFC 9309 §2.4).
+///
+/// - robots.txt: a 2xx is parsed (its first 500 KiB: asked for with a Range, since a server may send
+///   more); a 4xx allows everything; a 5xx, a redirect loop or no answer disallows everything
+///   (RFC 9309 §2.3.1). Redirects are followed by the engine.
+/// - tdmrep.json: a 2xx that reads as rules is used; anything else (404, not JSON) is "no rules", and a
+///   file that is not JSON is recorded for the run's report.
+/// Callers for an origin whose files are being fetched wait for that one fetch.
+public final class OriginConsentCache: Sendable {
+    let engine: TransferEngine
+    let wantsRobots: Bool
+    let wantsTDMRep: Bool
+    let maxAge: Duration
+    let clock = ContinuousClock()
+    private let entries = Locked<[String: (task: Task<OriginConsent, Never>, at: ContinuousClock.Instant)]>([:])
+    private let counts = Locked<(robots: Int, tdmrep: Int, unreadable: [String])>((0, 0, []))
+
+    /// The bytes of a robots.txt asked for (RFC 9309 asks for at least 500 KiB to be parsed) and the
+    /// most accepted from a server that ignores the Range.
+    static let robotsRange = RobotsTxt.parsedLimit
+    static let maxBody: Int64 = 16 << 20
+
+    public init(engine: TransferEngine, policy: OptOutPolicy, maxAge: Duration = .seconds(24 * 3600)) {
+        self.engine = engine
+        wantsRobots = !policy.ignored.isSuperset(of: [.robotsTxt, .contentSignal, .contentUsage])
+        wantsTDMRep = !policy.ignored.contains(.tdmRep)
+        self.maxAge = maxAge
+    }
+
+    /// The requests made so far: robots.txt and tdmrep.json (one each per origin and 24 hours).
+    public var requestCounts: (robots: Int, tdmrep: Int) { counts.withLock { ($0.robots, $0.tdmrep) } }
+    /// The tdmrep.json files that could not be read, with why (`http://host/.well-known/tdmrep.json: not JSON`).
+    public var unreadableFiles: [String] { counts.withLock { $0.unreadable } }
+
+    /// The origin's files for `url` (fetched now if this run has not yet, or not in 24 hours).
+    public func consent(for url: String) async -> OriginConsent {
+        guard let (origin, _) = Self.split(url) else { return OriginConsent() }
+        let now = clock.now
+        let task = entries.withLock { table in
+            if let entry = table[origin], entry.at.duration(to: now) < maxAge { return entry.task }
+            let task = Task { await self.fetch(origin) }
+            table[origin] = (task, now)
+            return task
+        }
+        return await task.value
+    }
+
+    func fetch(_ origin: String) async -> OriginConsent {
+        var consent = OriginConsent()
+        if wantsRobots {
+            counts.withLock { $0.robots += 1 }
+            var request = HTTPRequest(url: origin + "/robots.txt")
+            request.headers.add("Range", "bytes=0-\(Self.robotsRange - 1)")
+            do {
+                let response = try await engine.request(request).maximumBodySize(Self.maxBody).response()
+                switch response.status {
+                case 200..<300: consent.robots = RobotsTxt(parsing: response.body)
+                case 400..<500: consent.robots = .allowAll
+                default: consent.robots = .disallowAll
+                }
+            } catch {
+                consent.robots = .disallowAll
+            }
+        }
+        if wantsTDMRep {
+            counts.withLock { $0.tdmrep += 1 }
+            let url = origin + "/.well-known/tdmrep.json"
+            if let response = try? await engine.request(HTTPRequest(url: url)).maximumBodySize(1 << 20).response(),
+               (200..<300).contains(response.status) {
+                do { consent.tdmrep = try TDMRep(parsing: response.body) }
+                catch { counts.withLock { $0.unreadable.append("\(url): \(error.reason)") } }
+            }
+        }
+        return consent
+    }
+
+    /// `scheme://host[:port]` and the path with its query (`/` when empty), or nil for a URL without both.
+    public static func split(_ url: String) -> (origin: String, path: String)? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard !authority.isEmpty else { return nil }
+        var path = String(rest[authorityEnd...].prefix { $0 != "#" })
+        if !path.hasPrefix("/") { path = "/" + path }
+        return (url[..<schemeEnd.lowerBound].lowercased() + "://" + authority.lowercased(), path)
+    }
+}
