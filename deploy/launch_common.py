@@ -61,9 +61,12 @@ def run_shard(binary, command, cwd, index, count, relay):
     ShardFailed on any other exit (or a kill) for the engine to retry."""
     shard = f"{index}/{count}"
     try:
-        link = socket.create_connection(relay, timeout=30)
+        link, lock = socket.create_connection(relay, timeout=30), threading.Lock()
         link.settimeout(None)
-        send = lambda text: link.sendall(f"{index}\t{text}\n".encode())
+
+        def send(text):  # from two threads (the child's stdout and stderr): a line at a time
+            with lock:
+                link.sendall(f"{index}\t{text}\n".encode())
     except OSError as error:  # the driver cannot be reached: the task's own log has the lines
         link, send = None, lambda text: print(f"shard {shard}: {text}", file=sys.stderr, flush=True)
         send(f"cannot reach the driver at {relay}: {error}")
