@@ -12,14 +12,17 @@ alone_suites=("GalleryTransferTests\\.SupportFaultServerLifecycleTests" "Gallery
 alone=$(IFS='|'; echo "${alone_suites[*]}")
 # The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
 cluster="CLITests\\.SlurmShardTests"
+# The Ray and Spark launchers' suite starts each engine in local mode on both CPUs: a step of its own too.
+engines="CLITests\\.EngineLaunchTests"
 
 # The steps of a run, one `swift test` process each, in order: a line per step, "label TAB filter TAB
 # skip" (skip empty for none). Scripts/test and Scripts/check-sanitizers both run these.
 test_steps() {
   local target suite
-  for target in "${test_targets[@]}"; do printf '%s\t%s\t%s\n' "$target" "^$target\\." "^($alone|$cluster)/"; done
+  for target in "${test_targets[@]}"; do printf '%s\t%s\t%s\n' "$target" "^$target\\." "^($alone|$cluster|$engines)/"; done
   for suite in "${alone_suites[@]}"; do printf '%s\t%s\t\n' "${suite//\\/} (alone)" "^$suite/"; done
   printf '%s\t%s\t\n' "${cluster//\\/} (alone: a one-node Slurm cluster)" "^$cluster/"
+  printf '%s\t%s\t\n' "${engines//\\/} (alone: Ray and Spark in local mode)" "^$engines/"
 }
 # Both build GalleryImaging and GalleryDemo with -O although the builds are debug ones (Package.swift
 # reads this): the demo server renders its photographs in them, ~40x slower unoptimised.

@@ -15,6 +15,18 @@ enum ShardCLIKit {
         return runners.map { $0.wait(timeout: timeout) }
     }
 
+    /// The demo catalogue (4 pages of 50 real photographs) served by the built binary, and its API URL.
+    static func serveDemo() async throws -> (ProcessRunner, String) {
+        let runner = try ProcessRunner(GalleryCLIKit.binary, ["serve-demo", "--pages", "4"])
+        var line: String?
+        for _ in 0..<600 where line == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            line = runner.stdoutText.split(separator: "\n").first.map(String.init)
+        }
+        let notice = try #require(line, "serve-demo printed nothing: \(runner.stderrText)")
+        return (runner, String(notice.prefix { $0 != " " }))
+    }
+
     static func merge(_ out: String, _ extra: [String] = []) throws -> ProcessResult {
         try ProcessRunner.run(GalleryCLIKit.binary, ["merge", out] + extra, timeout: 60)
     }

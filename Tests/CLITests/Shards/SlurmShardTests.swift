@@ -11,21 +11,9 @@ struct SlurmShardTests {
         .appendingPathComponent("../../../deploy/slurm").standardized.path
     static var jobEnvironment: [String: String] { ["FETCH_GALLERY": GalleryCLIKit.binary] }
 
-    /// The demo catalogue (4 pages of 50 real photographs) served by the built binary.
-    static func serveDemo() async throws -> (ProcessRunner, String) {
-        let runner = try ProcessRunner(GalleryCLIKit.binary, ["serve-demo", "--pages", "4"])
-        var line: String?
-        for _ in 0..<600 where line == nil {
-            try await Task.sleep(for: .milliseconds(100))
-            line = runner.stdoutText.split(separator: "\n").first.map(String.init)
-        }
-        let notice = try #require(line, "serve-demo printed nothing: \(runner.stderrText)")
-        return (runner, String(notice.prefix { $0 != " " }))
-    }
-
     @Test func arrayOfFourShardsThenADependentMergeEqualsOneProcess() async throws {
         let cluster = try SlurmCluster()
-        let (server, api) = try await Self.serveDemo()
+        let (server, api) = try await ShardCLIKit.serveDemo()
         defer { server.send(SIGTERM) }
         let dir = try TempDirectory()
         let source = ["--api", api, "--pages", "4", "--sizes", "64,128", "--workers", "1"]
