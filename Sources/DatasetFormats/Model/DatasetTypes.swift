@@ -67,6 +67,9 @@ public struct ShardStats: Sendable {
     public var successes: Int
     public var failedToDownload: Int
     public var failedToResize: Int
+    /// Rows a site's AI opt-out signal kept out (`opted_out`); written to the stats only when not 0, so a
+    /// run without any matches img2dataset's file key for key.
+    public var optedOut = 0
     /// Seconds; img2dataset writes `end_time - start_time`.
     public var duration: Double
     /// Unix time in seconds, fractional as Python's `time.time()`.

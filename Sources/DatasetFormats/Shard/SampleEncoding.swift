@@ -43,11 +43,14 @@ enum SampleEncoding {
 
     /// logger.py's `write_stats`: `json.dump(stats, f, indent=4)`.
     static func stats(_ stats: ShardStats) -> String {
-        PythonJSON.dumps(.object([
+        var fields: [(String, PythonJSON.Value)] = [
             ("count", .integer(Int64(stats.count))),
             ("successes", .integer(Int64(stats.successes))),
             ("failed_to_download", .integer(Int64(stats.failedToDownload))),
             ("failed_to_resize", .integer(Int64(stats.failedToResize))),
+        ]
+        if stats.optedOut > 0 { fields.append(("opted_out", .integer(Int64(stats.optedOut)))) }
+        return PythonJSON.dumps(.object(fields + [
             ("duration", .double(stats.duration)),
             ("start_time", .double(stats.startTime)),
             ("end_time", .double(stats.endTime)),

@@ -50,7 +50,18 @@ extension DatasetCommand {
         }
         o.incrementalMode = mode
         o.userAgentToken = userAgentToken
-        o.robots = RobotsTagPolicy(disallowed: DatasetArguments.list(disallowedHeaderDirectives), userAgentToken: userAgentToken)
+        var ignored = Set<OptOutSignalKind>()
+        for name in DatasetArguments.list(ignoreOptOut ?? "") {
+            if name.lowercased() == "all" { ignored = Set(OptOutSignalKind.allCases); continue }
+            guard let kind = OptOutSignalKind(rawValue: name.lowercased()) else {
+                throw ValidationError("--ignore-opt-out \(name) is not one of "
+                    + (OptOutSignalKind.allCases.map(\.rawValue) + ["all"]).joined(separator: ", "))
+            }
+            ignored.insert(kind)
+        }
+        let tokens = [userAgentToken, "fetch-gallery"].compactMap { $0?.lowercased() }.filter { !$0.isEmpty }
+        o.optOut = ignored.count == OptOutSignalKind.allCases.count ? nil
+            : OptOutPolicy(tokens: tokens, directives: Set(DatasetArguments.list(disallowedHeaderDirectives)), ignored: ignored)
         o.timeout = timeout
         o.retries = retries
         o.jobs = jobs

@@ -40,7 +40,8 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("compute-hash"), help: "sha256, md5, sha512 or none: the hash column of each download.") var computeHash = "sha256"
     @Flag(name: .customLong("extract-exif"), inversion: .prefixedNo, help: "Save the EXIF tags as a JSON string (on by default).") var extractExif = true
     @Option(name: .customLong("incremental-mode"), help: "incremental (skip finished shards), overwrite, extend.") var incrementalMode = "incremental"
-    @Option(name: .customLong("disallowed-header-directives"), help: "X-Robots-Tag directives that refuse an image; [] for none.") var disallowedHeaderDirectives = "noai,noimageai,noindex,noimageindex"
+    @Option(name: .customLong("disallowed-header-directives"), help: "X-Robots-Tag directives that refuse an image; [] for none.") var disallowedHeaderDirectives = "noai,noimageai,noindex,noimageindex,noml"
+    @Option(name: .customLong("ignore-opt-out"), help: ArgumentHelp("AI opt-out signals not to honour, for a user with the right to (comma-separated): x-robots-tag, robots.txt, content-signal, content-usage, tdmrep, or all.", valueName: "signals")) var ignoreOptOut: String?
     @Option(name: .customLong("user-agent-token"), help: "Appended to the User-Agent; X-Robots-Tag rules for this token apply.") var userAgentToken: String?
     @Option(help: "Seconds to connect, and without a byte arriving, before a download fails.") var timeout: Double = 10
     @Option(help: "Extra attempts after a failed download.") var retries = 0
@@ -93,26 +94,22 @@ struct DatasetCommand: AsyncParsableCommand {
             defer { ticker.cancel() }
             summary = try await run.run(observer: report)
         } catch let error as DatasetError {
+            // GalleryKit says how the run ends (usage 2, unreadable list 3, output 1); main prints and exits.
             report.finish()
-            StandardError.line("error: \(error)")
-            switch error {
-            case .unreadableInput: throw ExitCode(3)
-            case .output: throw ExitCode(1)
-            case .invalidOption, .missingColumn: throw ExitCode(2)
-            }
+            throw error
         } catch {
             report.finish()
-            StandardError.line("error: \(options.outputFolder): \(error)")
-            throw ExitCode(1)
+            throw GalleryFailure(.failures, "\(options.outputFolder): \(error)")
         }
         withExtendedLifetime(interrupts) {}
         report.finish()
         if !output.quiet {
             StandardError.line("dataset: \(summary.rows) rows, \(summary.successes) success, \(summary.failedToDownload) failed_to_download, "
-                + "\(summary.failedToResize) failed_to_resize; \(summary.shardsWritten) shard(s) written"
+                + "\(summary.failedToResize) failed_to_resize"
+                + (summary.optedOut > 0 ? ", \(summary.optedOut) opted_out" : "") + "; \(summary.shardsWritten) shard(s) written"
                 + (summary.shardsAlreadyDone > 0 ? ", \(summary.shardsAlreadyDone) already done" : ""))
         }
         for failure in summary.failedShards { StandardError.line("error: shard \(failure)") }
-        if !summary.failedShards.isEmpty { throw ExitCode(1) }
+        if let failure = summary.failure { throw failure }
     }
 }

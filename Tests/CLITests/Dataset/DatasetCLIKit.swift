@@ -37,8 +37,7 @@ struct DatasetFixture {
             case 7: rows.append((server.url("/page.html?\(i)"), caption, i, "t\(i % 3)", "failed_to_resize", "Image decoding error"))
             case 11: rows.append((server.url("/tiny.png?\(i)"), caption, i, "t\(i % 3)", "failed_to_resize", "image too small"))
             case 13: rows.append((server.url("/long.jpg?\(i)"), caption, i, "t\(i % 3)", "failed_to_resize", "aspect ratio too large"))
-            case 17: rows.append((server.url("/noai.jpg?\(i)"), caption, i, "t\(i % 3)", "failed_to_download",
-                                  "Use of image disallowed by X-Robots-Tag directive"))
+            case 17: rows.append((server.url("/noai.jpg?\(i)"), caption, i, "t\(i % 3)", "opted_out", "opted_out: X-Robots-Tag noindex"))
             case 19: rows.append((server.url("/other-bot.jpg?\(i)"), caption, i, "t\(i % 3)", "success", nil))
             default: rows.append((server.url("/p/\(i % photos.count).img"), caption, i, "t\(i % 3)", "success", nil))
             }

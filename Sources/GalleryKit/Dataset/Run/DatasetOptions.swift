@@ -16,7 +16,9 @@ public struct DatasetOptions: Sendable {
     public var computeHash: DatasetHash? = .sha256
     public var extractExif = true
     public var incrementalMode = IncrementalMode.incremental
-    public var robots = RobotsTagPolicy()
+    /// The AI opt-out signals honoured before a body is read (robots.txt, X-Robots-Tag with
+    /// `--disallowed-header-directives`, Content-Signal, Content-Usage, TDMRep); nil: none honoured.
+    public var optOut: OptOutPolicy? = OptOutPolicy(tokens: ["fetch-gallery"])
     /// `--user-agent-token`, appended to the User-Agent as img2dataset does.
     public var userAgentToken: String?
     /// `--timeout`: seconds without progress before a download fails (connect, or no byte arriving).

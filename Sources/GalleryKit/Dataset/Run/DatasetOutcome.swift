@@ -8,7 +8,7 @@ extension DatasetError: GalleryEnding {
         }
     }
 
-    public var message: String? { "error: \(self)" }
+    public var message: String? { description }
 }
 
 extension DatasetSummary {

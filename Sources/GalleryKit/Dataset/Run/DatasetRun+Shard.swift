@@ -41,10 +41,11 @@ extension DatasetRun {
             summary.withLock { $0.failedShards.append("\(name): \(failure)") }
             return
         }
-        let stats = ShardStats(count: rows.count, successes: tally.successes, failedToDownload: tally.failedToDownload,
+        var stats = ShardStats(count: rows.count, successes: tally.successes, failedToDownload: tally.failedToDownload,
                                failedToResize: tally.failedToResize,
                                startTime: start.timeIntervalSince1970, endTime: end.timeIntervalSince1970,
                                statusDict: tally.statusDict)
+        stats.optedOut = tally.optedOut
         let finishFailure: String? = state.withLock { tally in
             do { try tally.writer.finish(stats: stats) } catch { return "\(error)" }
             return nil
@@ -58,6 +59,7 @@ extension DatasetRun {
             $0.successes += tally.successes
             $0.failedToDownload += tally.failedToDownload
             $0.failedToResize += tally.failedToResize
+            $0.optedOut += tally.optedOut
             $0.shardsWritten += 1
         }
         observer?.shardFinished(name: name, count: rows.count, successes: tally.successes)
@@ -68,7 +70,7 @@ extension DatasetRun {
         if let problem = row.problem { return .failed(.failedToDownload, problem) }
         let body: [UInt8]
         switch await fetcher.fetch(row.url ?? "") {
-        case .failure(let failure): return .failed(.failedToDownload, failure.message)
+        case .failure(let failure): return .failed(OptOutGate.isOptOut(failure.message) ? .optedOut : .failedToDownload, failure.message)
         case .success(let bytes): body = bytes
         }
         let options = options
@@ -112,6 +114,7 @@ struct ShardCounts: Sendable {
     var successes = 0
     var failedToDownload = 0
     var failedToResize = 0
+    var optedOut = 0
     /// Each status or message with its count, in the order first seen (as Python's Counter dumps it).
     var statusDict: [(status: String, count: Int)] = []
     private var statusIndex: [String: Int] = [:]
@@ -122,6 +125,7 @@ struct ShardCounts: Sendable {
         case .success: successes += 1
         case .failedToDownload: failedToDownload += 1
         case .failedToResize: failedToResize += 1
+        case .optedOut: optedOut += 1
         }
         let status = outcome.errorMessage ?? "success"
         if let i = statusIndex[status] { statusDict[i].count += 1 } else {

@@ -22,6 +22,8 @@ public struct DatasetSummary: Sendable, Equatable {
     public var successes = 0
     public var failedToDownload = 0
     public var failedToResize = 0
+    /// Rows a site's AI opt-out signal kept out (status `opted_out`).
+    public var optedOut = 0
     public var shardsWritten = 0
     /// Shards an earlier run finished (their `_stats.json` exists).
     public var shardsAlreadyDone = 0
@@ -46,7 +48,9 @@ public final class DatasetRun: Sendable {
         self.sink = sink
         engine = TransferEngine(configuration: Self.transferConfiguration(options, observers: observers))
         pool = WorkerPool(threads: options.workers > 0 ? options.workers : ProcessInfo.processInfo.activeProcessorCount)
-        fetcher = RowFetcher(engine: engine, userAgent: RowFetcher.userAgent(token: options.userAgentToken), robots: options.robots)
+        let engine = engine
+        fetcher = RowFetcher(engine: engine, userAgent: RowFetcher.userAgent(token: options.userAgentToken),
+                             optOut: options.optOut.map { OptOutGate(policy: $0, engine: engine) })
         processor = DatasetImageProcessor(options: options.image)
     }
 

@@ -85,7 +85,9 @@ extension InputValue {
 
 /// What became of one row.
 struct RowOutcome: Sendable {
-    enum Status: String, Sendable { case success, failedToDownload = "failed_to_download", failedToResize = "failed_to_resize" }
+    enum Status: String, Sendable {
+        case success, failedToDownload = "failed_to_download", failedToResize = "failed_to_resize", optedOut = "opted_out"
+    }
     var status: Status
     var errorMessage: String?
     var image: [UInt8]?

@@ -5,7 +5,8 @@ import GalleryTransfer
 struct RowFetcher: Sendable {
     let engine: TransferEngine
     let userAgent: String
-    let robots: RobotsTagPolicy
+    /// The AI opt-out signals honoured (nil: none, `--ignore-opt-out all`).
+    let optOut: OptOutGate?
 
     /// img2dataset's browser User-Agent, with `(compatible; TOKEN; +https://github.com/rom1504/img2dataset)`
     /// appended when a token is given.
@@ -19,9 +20,11 @@ struct RowFetcher: Sendable {
     func fetch(_ url: String) async -> Result<[UInt8], FetchFailure> {
         if let refusal = Self.schemeRefusal(url) { return .failure(FetchFailure(message: refusal)) }
         var request = HTTPRequest(url: url, headers: ["User-Agent": userAgent])
-        let robots = robots
-        if !robots.disallowed.isEmpty {
-            request.headCheck = { robots.isDisallowed($0) ? RobotsTagPolicy.message : nil }
+        if let optOut {
+            switch await optOut.decide(url) {
+            case .refused(let why): return .failure(FetchFailure(message: why))
+            case .proceed(let headCheck): request.headCheck = headCheck
+            }
         }
         do {
             return .success(try await engine.request(request).validate().response().body)
