@@ -5,7 +5,8 @@ import Testing
 /// Every AI opt-out signal honoured by `dataset` before a body is read, on a loopback site that serves
 /// each one: robots.txt (a Disallow, a Content-Signal and a Content-Usage line), tdmrep.json, and the
 /// X-Robots-Tag, Content-Usage and tdm-reservation headers. An image refused by its headers sends no byte
-/// of its body: those routes stall before their body, so a client that read on would time out instead.
+/// of its body: those routes stall before their body until the server stops (a client that read on would
+/// time out instead), so none is sent whatever the load.
 @Suite struct DatasetOptOutTests {
     struct Site {
         let server = try! FaultServer()
@@ -45,7 +46,7 @@ import Testing
                 let stalls = refusedByHeaders.contains(path)
                 server.route(path) { _, _ in
                     let response = FaultServer.Response.status(200, headers: fields, body: photo)
-                    return stalls ? response.stall(afterBodyBytes: 0, seconds: 30) : response
+                    return stalls ? response.stall(afterBodyBytes: 0, seconds: 600) : response
                 }
             }
         }
