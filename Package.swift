@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "BrowserTests", dependencies: ["GalleryTestSupport"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
         // The dataset writers' output read back by webdataset, pyarrow, fastparquet, duckdb, datasets, tfrecord.
-        .testTarget(name: "DatasetFormatsTests", dependencies: ["DatasetFormats"], exclude: ["Readers"]),
+        .testTarget(name: "DatasetFormatsTests", dependencies: ["DatasetFormats"], exclude: ["Readers", "Fixtures"]),
         // Scripts/test-one, as CI runs it, on a deliberately crashing and a hanging test process.
         .testTarget(name: "TestRunnerTests", dependencies: ["GalleryTestSupport"]),
         // The library as a user sees it: imported without @testable, public symbols only.

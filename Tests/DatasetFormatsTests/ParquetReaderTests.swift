@@ -151,3 +151,24 @@ struct ParquetReaderTests {
         }
     }
 }
+
+/// Files the `parquet` fuzz target found (Fuzz/parquet.swift): each is a clear error, never a trap.
+@Suite("Parquet reader: fuzz regressions")
+struct ParquetReaderFuzzRegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/parquet-fuzz-regressions").path
+
+    @Test func aFooterClaimingTrillionsOfRowsIsRefusedNotAllocated() throws {
+        // A footer whose row count was bent to ~2^38: the reader reserved that many values and died.
+        let path = Self.folder + "/row-count-lie.parquet"
+        let reader = try ParquetFileReader(path: path)
+        var errors: [String] = []
+        for group in reader.rowGroupRowCounts.indices {
+            for column in reader.columns where column.isReadable {
+                do { _ = try reader.readRowGroup(group, columns: [column.name]) } catch { errors.append(error.reason) }
+            }
+        }
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { !$0.isEmpty })
+    }
+}

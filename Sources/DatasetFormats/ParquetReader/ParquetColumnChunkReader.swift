@@ -7,9 +7,16 @@ struct ParquetColumnChunkReader {
     let optional: Bool
     let codec: Int32
 
+    /// The most rows of one row group the reader holds at once (a footer may claim any number).
+    static let maxRows = 1 << 24
+
     func read(_ chunk: UnsafeRawBufferPointer, rows: Int) throws(ParquetFormatProblem) -> [ParquetReadValue] {
+        guard rows <= Self.maxRows else {
+            throw ParquetFormatProblem("a row group of \(rows) rows, more than the reader holds at once (\(Self.maxRows))")
+        }
         var values: [ParquetReadValue] = []
-        values.reserveCapacity(rows)
+        // Trust the claimed count only as far as the bytes could hold it (RLE runs aside).
+        values.reserveCapacity(min(rows, chunk.count &* 8 &+ 1024))
         var dictionary: [ParquetReadValue]? = nil
         var offset = 0
         while values.count < rows {
@@ -23,11 +30,16 @@ struct ParquetColumnChunkReader {
             }
             let body = UnsafeRawBufferPointer(rebasing: chunk[bodyStart..<(bodyStart + size)])
             offset = bodyStart + size
+            if header.kind == ParquetPageHeader.Kind.data.rawValue || header.kind == ParquetPageHeader.Kind.dataV2.rawValue {
+                guard Int(header.valueCount) <= rows - values.count else {
+                    throw ParquetFormatProblem("a page of \(header.valueCount) values past the row group's \(rows) rows")
+                }
+            }
             switch ParquetPageHeader.Kind(rawValue: header.kind) {
             case .dictionary:
                 let bytes = try ParquetDecompressor.decompress(body, codec: codec, size: Int(header.uncompressedSize))
                 var entries: [ParquetReadValue] = []
-                entries.reserveCapacity(Int(header.valueCount))
+                entries.reserveCapacity(min(Int(header.valueCount), bytes.count &* 8 &+ 16))
                 try bytes.withParquetBytes { (raw) throws(ParquetFormatProblem) in
                     try PlainDecoder.decode(raw, type: type, typeLength: typeLength, count: Int(header.valueCount), into: &entries)
                 }

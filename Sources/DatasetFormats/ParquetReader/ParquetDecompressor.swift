@@ -18,7 +18,7 @@ enum ParquetDecompressor {
             guard input.count == size else { throw ParquetFormatProblem("an uncompressed page of \(input.count) bytes claims \(size)") }
             return Array(input)
         }
-        guard size <= 1 << 30 else { throw ParquetFormatProblem("a page claims \(size) bytes uncompressed (over 1 GiB)") }
+        guard size <= 1 << 28 else { throw ParquetFormatProblem("a page claims \(size) bytes uncompressed (over 256 MiB)") }
         var output = [UInt8](repeating: 0, count: size)
         let produced: Int
         switch codec {
