@@ -102,7 +102,9 @@ public final class RadosGateway: @unchecked Sendable {
             // `osd new` registers the OSD under a uuid; `--mkfs` must be given the same one, or the
             // OSD starts but never comes up.
             let osdUUID = UUID().uuidString.lowercased()
-            try run(Self.programs.ceph, ["osd", "new", osdUUID, "0"])
+            // The monitor may not answer commands yet ("EPERM: problem getting command descriptions from
+            // mon", seen on a loaded machine): asked again until the deadline.
+            try runAgainUntil(deadline, Self.programs.ceph, ["osd", "new", osdUUID, "0"])
             try run(Self.programs.osd, ["-i", "0", "--mkfs", "--osd-uuid", osdUUID])
             try startOSD(until: deadline)
             try launch("client.rgw", Self.programs.gateway, ["-n", "client.rgw", "-f"])
@@ -188,6 +190,19 @@ public final class RadosGateway: @unchecked Sendable {
                 + result.stderrText + result.stdoutText + "\n" + logs())
         }
         return result
+    }
+
+    /// ``run(_:_:timeout:)`` tried again every half second until it succeeds or `deadline` passes.
+    private func runAgainUntil(_ deadline: Date, _ program: String, _ arguments: [String]) throws(TestSupportError) {
+        while true {
+            do {
+                try run(program, arguments)
+                return
+            } catch {
+                guard Date().addingTimeInterval(0.5) < deadline else { throw error }
+                usleep(500_000)
+            }
+        }
     }
 
     private func launch(_ name: String, _ program: String, _ arguments: [String]) throws(TestSupportError) {
