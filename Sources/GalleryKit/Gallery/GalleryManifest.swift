@@ -11,6 +11,9 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         case ok
         /// Not in the gallery; `error` says why.
         case failed
+        /// Not downloaded: its site opted it out of AI use (`--respect-opt-out`); `error` names the
+        /// signal and where it was found (`opted_out: X-Robots-Tag noai`).
+        case optedOut = "opted_out"
     }
 
     /// One photo of the manifest.
@@ -39,7 +42,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         public var thumbnails: [String: String]
         /// Whether the photo is in the gallery.
         public var status: Status
-        /// Why the photo failed; only when `status` is `failed`.
+        /// Why the photo failed; only when `status` is `failed` or `opted_out`.
         public var error: String?
         /// The id as the source spells it, when it is not `id` (an Openverse UUID, an Unsplash id).
         public var sourceID: String?
@@ -82,7 +85,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
                 bytes: entry.original?.bytes, width: entry.original?.width ?? meta.width,
                 height: entry.original?.height ?? meta.height,
                 thumbnails: Dictionary(uniqueKeysWithValues: entry.thumbnails.map { (String($0.key), $0.value.path) }),
-                status: failure == nil ? .ok : .failed, error: failure)
+                status: failure == nil ? .ok : OptOutGate.isOptOut(failure!) ? .optedOut : .failed, error: failure)
             sourceID = meta.sourceID
             credit = meta.credit
             exif = showLocation ? entry.original?.exif : entry.original?.exif?.withoutLocation

@@ -33,6 +33,8 @@ public struct GalleryRunSummary: Sendable {
     public var photosOK = 0
     /// Photos that failed.
     public var photosFailed = 0
+    /// Photos left out because their site opted them out of AI use (``GalleryJob/optOut``): not failures.
+    public var photosOptedOut = 0
     /// Photo bytes downloaded this run.
     public var bytesDownloaded: Int64 = 0
     /// Thumbnails written this run.

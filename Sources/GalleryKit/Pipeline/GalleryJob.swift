@@ -93,6 +93,10 @@ public struct GalleryJob: Sendable {
     /// How the gallery's pages are laid out and what they show (`--show-location`, photos per index page).
     /// `showLocation` also decides whether the originals' EXIF GPS position is recorded at all.
     public var pageOptions = GalleryPageOptions()
+    /// The AI opt-out signals to honour before a photo's body is read (`--respect-opt-out`): nil, none (a
+    /// personal gallery is not training). An opted-out photo is recorded with its signal
+    /// (`opted_out: X-Robots-Tag noai`), counted apart from failures, and not downloaded.
+    public var optOut: OptOutPolicy?
     /// How to lift the address rule, quoted when it refuses a connection.
     public var privateAddressesHint = "--allow-private-addresses lifts this"
 

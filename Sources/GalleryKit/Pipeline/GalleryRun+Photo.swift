@@ -37,10 +37,19 @@ extension GalleryRun {
                 // A shard downloads into its own staging folder and publishes the complete file by rename.
                 let staging = workspace.stagingPath(of: originalPath)
                 if Self.fileSize(staging ?? destination) == nil {
+                    // The site's AI opt-out, when honoured: its files before the request, its headers before the body.
+                    var headCheck: (@Sendable (HTTPHeaders) -> String?)?
+                    if let optOut {
+                        switch await optOut.decide(url) {
+                        case .refused(let why): return optedOut(photo, url: url, why, journal: journal)
+                        case .proceed(let check): headCheck = check
+                        }
+                    }
                     do {
                         var request = DownloadRequest(url: url, destination: staging ?? destination,
                                                       expectImage: true, addressPolicy: imageAddressPolicy)
                         request.leavesSmallBodyUnpublished = true
+                        request.headCheck = headCheck
                         let result = try await engine.download(request)
                         body = result.unpublished
                         downloaded = result.bytes - result.resumedFrom
@@ -48,6 +57,9 @@ extension GalleryRun {
                         if photo.downloadPing != nil { await reportDownload(of: photo) }
                     } catch {
                         if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
+                        if case .refusedByHeaders(let why) = error.reason, OptOutGate.isOptOut(why) {
+                            return optedOut(photo, url: url, why, journal: journal)
+                        }
                         return fail(photo, url: url, .transfer(error), journal: journal)
                     }
                 }
@@ -139,6 +151,14 @@ extension GalleryRun {
         job.extraThumbnailFormats.allSatisfy { format in
             store.size(of: PictureSources.path(thumbnail.path, as: format.resolved(hasAlpha: false))) != nil
         }
+    }
+
+    /// A photo its site opted out of AI use: journaled as a failure whose reason is the signal (so the
+    /// manifest says `opted_out`), counted apart from failures; nothing of its body was read.
+    private func optedOut(_ photo: Photo, url: String, _ why: String, journal: Journal) {
+        try? journal.append(.failed(id: photo.id, reason: why))
+        count { $0.photosOptedOut += 1 }
+        emit(.photoFailed(id: photo.id, name: photo.name, url: url, reason: why))
     }
 
     private func fail(_ photo: Photo, url: String, _ error: PipelineError, journal: Journal) {

@@ -31,6 +31,8 @@ public final class GalleryRun: Sendable {
     let listing: any PhotoSource
     /// Where the finished gallery's files go (``GalleryJob/folder`` is where they are made).
     public let store: any GalleryStore
+    /// The opt-out signals honoured before a photo is downloaded (``GalleryJob/optOut``), or nil.
+    let optOut: OptOutGate?
 
     /// A run of `job`, not started yet (see ``run()``).
     ///
@@ -46,6 +48,7 @@ public final class GalleryRun: Sendable {
         self.job = job
         self.store = store ?? LocalFolderStore(folder: job.folder)
         self.engine = engine
+        optOut = job.optOut.map { OptOutGate(policy: $0, engine: engine) }
         self.cache = cache
         self.observers = observers
         listing = job.photoSource

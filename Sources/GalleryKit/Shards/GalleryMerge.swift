@@ -15,6 +15,8 @@ public struct MergeReport: Sendable, Hashable {
     public var photosOK = 0
     /// Photos that failed.
     public var photosFailed = 0
+    /// Photos their site opted out of AI use (`--respect-opt-out`): not failures.
+    public var photosOptedOut = 0
     /// Photos listed by more than one shard, written once.
     public var duplicates = 0
     /// Finished photos that are copies of another (`--duplicates`): in `gallery.json`, not in the index.
@@ -103,7 +105,8 @@ public struct GalleryMerge: Sendable {
         }
         do { try output.finish() } catch { throw .gallery(error) }
         report.photosOK = output.done
-        report.photosFailed = output.failed
+        report.photosFailed = output.failed - output.optedOut
+        report.photosOptedOut = output.optedOut
         report.copiesGrouped = output.grouped
         return report
     }

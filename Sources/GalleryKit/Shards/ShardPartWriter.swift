@@ -38,6 +38,8 @@ struct ShardPartWriter {
             if entry.isComplete {
                 summary.photosOK += 1
                 summary.bytes += Int64(entry.original?.bytes ?? 0)
+            } else if let failure = entry.failure, OptOutGate.isOptOut(failure) {
+                summary.photosOptedOut = (summary.photosOptedOut ?? 0) + 1
             } else {
                 summary.photosFailed += 1
                 summary.failuresByReason[ShardSummary.reasonClass(entry.failure ?? GalleryManifest.incompleteReason), default: 0] += 1

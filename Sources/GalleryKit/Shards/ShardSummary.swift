@@ -15,6 +15,9 @@ public struct ShardSummary: Sendable, Hashable, Codable {
     public var photosOK: Int
     /// Photos that failed.
     public var photosFailed: Int
+    /// Photos their site opted out of AI use (`--respect-opt-out`), not counted in ``photosFailed``;
+    /// nil (not written) when none.
+    public var photosOptedOut: Int?
     /// Bytes of the part's complete originals.
     public var bytes: Int64
     /// Bytes downloaded by the run that finished the shard.
@@ -41,7 +44,7 @@ public struct ShardSummary: Sendable, Hashable, Codable {
         case photosOK = "photos_ok", photosFailed = "photos_failed", bytesDownloaded = "bytes_downloaded"
         case pagesFetched = "pages_fetched", pagesFailed = "pages_failed", thumbnailsMade = "thumbnails_made"
         case durationSeconds = "duration_seconds", failuresByReason = "failures_by_reason"
-        case sourceError = "source_error"
+        case sourceError = "source_error", photosOptedOut = "photos_opted_out"
     }
 
     /// Fields that differ between two runs of the same work (times), for comparisons.

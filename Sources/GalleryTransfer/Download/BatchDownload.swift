@@ -14,26 +14,40 @@ public struct BatchOutcome: Sendable {
         if case .failure(let e)? = result { return e }
         return nil
     }
+    /// The site opted the file out of AI use (``OptOutGate``): not fetched, and not a failure.
+    public var optedOut: String? {
+        if case .refusedByHeaders(let why)? = error?.reason, OptOutGate.isOptOut(why) { return why }
+        return nil
+    }
 }
 
 extension TransferEngine {
     /// Downloads many files with at most `window` tasks in flight (a sliding window, so memory does not grow
     /// with the list; the engine's admission queue applies the real total and per-host limits).
     /// A destination that already exists is complete (files are only ever published by rename once verified)
-    /// and is skipped. `onFinish` is called once per item, from any task.
-    public func downloadAll(_ requests: [DownloadRequest], window: Int? = nil,
+    /// and is skipped. `onFinish` is called once per item, from any task. With `optOut`, a file its site
+    /// opts out of AI use is not fetched (its origin's files are read before, its headers before its body).
+    public func downloadAll(_ requests: [DownloadRequest], window: Int? = nil, optOut: OptOutGate? = nil,
                             onFinish: @escaping @Sendable (BatchOutcome) -> Void) async {
         let width = max(1, window ?? configuration.maxConcurrentTransfers * 4)
         await withTaskGroup(of: Void.self) { group in
             var next = 0
             func addNext() {
                 guard next < requests.count else { return }
-                let request = requests[next]
+                var request = requests[next]
                 next += 1
                 group.addTask {
                     if PartFileCheck.isComplete(request.destination) {
                         onFinish(BatchOutcome(request: request, result: nil))
                         return
+                    }
+                    if let optOut {
+                        switch await optOut.decide(request.url) {
+                        case .refused(let why):
+                            return onFinish(BatchOutcome(request: request, result: .failure(
+                                TransferError(url: request.url, reason: .refusedByHeaders(why)))))
+                        case .proceed(let check): request.headCheck = check
+                        }
                     }
                     do throws(TransferError) {
                         onFinish(BatchOutcome(request: request, result: .success(try await self.download(request))))

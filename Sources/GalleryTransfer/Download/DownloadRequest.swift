@@ -21,6 +21,9 @@ public struct DownloadRequest: Sendable {
     /// The largest body accepted for this download, instead of the engine's `maxBodyBytes` (a file of
     /// one's own, such as a plan, that may be larger than any image); nil: the engine's.
     public var maxBodyBytes: Int64?
+    /// Called with the response's headers before any of the body is kept; a text aborts the download with
+    /// `.refusedByHeaders(text)`, never retried, and nothing is written (an AI opt-out: ``OptOutGate``).
+    public var headCheck: (@Sendable (HTTPHeaders) -> String?)?
 
     /// A download of `url` to `destination`.
     public init(url: String, destination: String, headers: HTTPHeaders = HTTPHeaders(), expectImage: Bool = false,

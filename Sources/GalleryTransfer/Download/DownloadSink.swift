@@ -18,6 +18,8 @@ final class DownloadSink: BodySink {
     private(set) var progressBase: Int64 = 0
     private(set) var expectedTotal: Int64?
     private var validator: Validator?
+    /// The request's check of the response headers (``DownloadRequest/headCheck``).
+    var headCheck: (@Sendable (HTTPHeaders) -> String?)?
 
     /// Whether a sidecar may be on disk (one was found before the attempt, or this sink wrote one); when
     /// not, publishing skips the unlink, one syscall less per small file.
@@ -33,6 +35,7 @@ final class DownloadSink: BodySink {
     }
 
     func begin(_ head: ResponseHead) -> SinkStart {
+        if let why = headCheck?(head.headers) { return .abort(.refusedByHeaders(why)) }
         let d = ResumeDecision.decide(plan: plan, status: head.status, headers: head.headers)
         decision = d
         switch d {

@@ -41,6 +41,7 @@ extension TransferEngine {
         }
         let sink = DownloadSink(paths: paths, url: request.url, plan: plan,
                                 memoryLimit: configuration.memoryBufferLimit, durable: durable, sidecarFound: local != nil)
+        sink.headCheck = request.headCheck
         var attemptSpec = spec(for: http, remaining: remaining, sniffImage: request.expectImage)
         if let limit = request.maxBodyBytes { attemptSpec.maxBodyBytes = limit }
         let observers = self.observers

@@ -23,6 +23,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-private-addresses"),
           help: "Let redirects lead anywhere (by default not to a more private address than the listed URL's host).")
     var allowPrivateAddresses = false
+    @Flag(name: .customLong("respect-opt-out"),
+          help: "Skip files whose site opts them out of AI use (robots.txt, X-Robots-Tag, TDMRep, Content-Signal, Content-Usage), before their body is read.")
+    var respectOptOut = false
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -55,7 +58,8 @@ struct DownloadCommand: AsyncParsableCommand {
         let report = BatchReport(renderer: output.renderer, aggregate: aggregate, total: requests.count)
 
         let ticker = ProgressTicker.start { report.tick() }
-        await engine.downloadAll(requests) { report.record($0) }
+        let optOut = respectOptOut ? OptOutGate(policy: OptOutPolicy(tokens: ["fetch-gallery"]), engine: engine) : nil
+        await engine.downloadAll(requests, optOut: optOut) { report.record($0) }
         ticker.cancel()
         report.finish()
         engine.shutdown()

@@ -87,6 +87,12 @@ struct GalleryCommand: AsyncParsableCommand {
               link-local addresses), and a --urls entry may not redirect to a more private address than its host's.
               """))
     var allowPrivateAddresses = false
+    @Flag(name: .customLong("respect-opt-out"), help: ArgumentHelp("""
+              Skip photos whose site opts them out of AI use, before their body is read (robots.txt and its \
+              Content-Signal, X-Robots-Tag, TDMRep, Content-Usage: what 'dataset' honours by default). \
+              gallery.json records each as opted_out with its signal; they are not failures.
+              """))
+    var respectOptOut = false
 
     @OptionGroup var shards: ShardOptions
 
@@ -168,6 +174,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.avifQuality = encoding.avifQuality
         job.avifSpeed = encoding.avifSpeed
         job.allowPrivateAddresses = allowPrivateAddresses
+        job.optOut = respectOptOut ? OptOutPolicy(tokens: ["fetch-gallery"]) : nil
         job.shard = shard
         sources.configure(&job, userAgent: transfer.userAgent, consumerKey: consumerKey)
         job.pageOptions = pageOptions.options
@@ -209,11 +216,12 @@ struct GalleryCommand: AsyncParsableCommand {
         if let demo { await demo.stop() }
         withExtendedLifetime(interrupts) {}
 
+        let optedOut = summary.photosOptedOut > 0 ? "\(summary.photosOptedOut) opted out, " : ""
         if !quiet, let shard {
-            StandardError.line("Shard \(shard) of \(out): \(summary.photosOK) photos, \(summary.photosFailed) failed, "
+            StandardError.line("Shard \(shard) of \(out): \(summary.photosOK) photos, \(summary.photosFailed) failed, \(optedOut)"
                 + "\(summary.bytesDownloaded) bytes downloaded; 'fetch-gallery merge \(out)' writes the gallery once every shard is done")
         } else if !quiet {
-            StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, "
+            StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, \(optedOut)"
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }
         if let failure = summary.runFailure { throw failure }

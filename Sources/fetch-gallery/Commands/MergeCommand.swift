@@ -63,6 +63,7 @@ struct MergeCommand: AsyncParsableCommand {
         }
         if !quiet {
             StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(report.photosOK) photos, \(report.photosFailed) failed, "
+                + (report.photosOptedOut > 0 ? "\(report.photosOptedOut) opted out, " : "")
                 + "from \(report.shards - report.missing.count - report.unfinished.count) of \(report.shards) shards, "
                 + "\(report.duplicates) duplicates left out)")
         }

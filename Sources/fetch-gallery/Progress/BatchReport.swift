@@ -8,7 +8,7 @@ final class BatchReport: Sendable {
     private let aggregate: AggregateProgress
     private let total: Int
     private let start = Date()
-    private let state = Locked((skipped: 0, failures: [TransferError]()))
+    private let state = Locked((skipped: 0, failures: [TransferError](), optedOut: [(url: String, why: String)]()))
 
     init(renderer: any ProgressRenderer, aggregate: AggregateProgress, total: Int) {
         self.renderer = renderer
@@ -25,6 +25,9 @@ final class BatchReport: Sendable {
             renderer.fileFinished(url: outcome.request.url, path: outcome.request.destination, bytes: 0, skipped: true, error: nil)
         case .success(let r)?:
             renderer.fileFinished(url: r.url, path: r.path, bytes: r.bytes, skipped: false, error: nil)
+        case .failure(let e)? where outcome.optedOut != nil:
+            state.withLock { $0.optedOut.append((e.url, outcome.optedOut!)) }
+            renderer.fileFinished(url: e.url, path: outcome.request.destination, bytes: 0, skipped: true, error: nil)
         case .failure(let e)?:
             state.withLock { $0.failures.append(e) }
             renderer.fileFinished(url: e.url, path: outcome.request.destination, bytes: 0, skipped: false, error: e)
@@ -46,5 +49,7 @@ final class BatchReport: Sendable {
                 + (e.attempts > 1 ? " (\(e.attempts) attempts)" : "")
                 + (e.curlMessage.map { " [libcurl: \($0)]" } ?? "") + "\n")
         }
+        // Not failures: the files their sites opted out of AI use (--respect-opt-out), each with its signal.
+        for (url, why) in state.withLock({ $0.optedOut }) { StandardError.write("skipped: \(url): \(why)\n") }
     }
 }

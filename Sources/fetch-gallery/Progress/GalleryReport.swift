@@ -12,6 +12,8 @@ final class GalleryReport: GalleryObserver {
         var queued = 0
         var ok = 0
         var failed: [(name: String, url: String, reason: String)] = []
+        /// Photos their site opted out of AI use (`--respect-opt-out`): not failures.
+        var optedOut: [(name: String, url: String, reason: String)] = []
         var pageFailures: [String] = []
         var skippedItems: [String] = []
     }
@@ -44,6 +46,9 @@ final class GalleryReport: GalleryObserver {
         case let .photoFinished(id, name, downloaded, thumbnails):
             counts.withLock { $0.ok += 1 }
             renderer.event("photo", ["id": id, "name": name, "ok": true, "bytes": downloaded, "thumbnails": thumbnails])
+        case let .photoFailed(id, name, url, reason) where OptOutGate.isOptOut(reason):
+            counts.withLock { $0.optedOut.append((name, url, reason)) }
+            renderer.event("photo", ["id": id, "name": name, "ok": false, "opted_out": true, "url": url, "error": reason])
         case let .photoFailed(id, name, url, reason):
             counts.withLock { $0.failed.append((name, url, reason)) }
             renderer.event("photo", ["id": id, "name": name, "ok": false, "url": url, "error": reason])
@@ -62,7 +67,7 @@ final class GalleryReport: GalleryObserver {
                                   elapsed: Date().timeIntervalSince(start))
         state.unit = "photos"
         state.pages = (c.pagesDone, c.pagesTotal ?? c.pageLimit)
-        state.finishedItems = c.ok + c.failed.count
+        state.finishedItems = c.ok + c.failed.count + c.optedOut.count
         state.failedItems = c.failed.count
         return state
     }
@@ -77,6 +82,12 @@ final class GalleryReport: GalleryObserver {
         // cleaned, or an ESC sequence in a listing could rewrite the user's terminal.
         for line in c.pageFailures { StandardError.write("error: \(Self.oneLine(line, limit: 2000))\n") }
         if !quiet { for line in c.skippedItems { StandardError.write("skipped: \(Self.oneLine(line, limit: 2000))\n") } }
+        if !quiet {
+            for f in c.optedOut {
+                StandardError.write("skipped: photo \"\(Self.oneLine(f.name))\" (\(Self.oneLine(f.url, limit: 1000))): "
+                    + "\(Self.oneLine(f.reason, limit: 2000))\n")
+            }
+        }
         for f in c.failed {
             StandardError.write("error: photo \"\(Self.oneLine(f.name))\" (\(Self.oneLine(f.url, limit: 1000))): "
                 + "\(Self.oneLine(f.reason, limit: 2000))\n")

@@ -39,6 +39,8 @@ final class GalleryOutput {
     private var manifestEntries = 0
     private(set) var done = 0
     private(set) var failed = 0
+    /// Of ``failed``, those their site opted out of AI use (not failures of the run).
+    private(set) var optedOut = 0
     /// Finished photos not shown because another photo of their group is (see ``findDuplicates``).
     private(set) var grouped = 0
     /// Copies of one photo, by id (empty until ``findDuplicates`` runs).
@@ -118,6 +120,7 @@ final class GalleryOutput {
         } else {
             added.append((entry, nil, nil))
             failed += 1
+            if let failure = entry.failure, OptOutGate.isOptOut(failure) { optedOut += 1 }
         }
         if added.count >= Self.batchSize { try flush() }
     }
