@@ -25,33 +25,33 @@ public func fuzzServicesJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
 
     let openverse = "http://127.0.0.1/v1/images/?q=sea&page=\(number)&page_size=20"
     if let batch = checkBatch("openverse", number: number, items: (object?["results"] as? [Any])?.count,
-                              { () throws(SourceError) in try OpenverseSource.batch(body, url: openverse, number: number) }) {
-        require((batch.page.totalPages ?? 0) <= OpenverseSource.maxPage, "openverse: \(batch.page.totalPages!) pages")
-        if case .page(let next)? = batch.next { require(next <= OpenverseSource.maxPage, "openverse: goes on to page \(next)") }
+                              { () throws(SourceError) in try OpenverseService.batch(body, url: openverse, number: number) }) {
+        require((batch.page.totalPages ?? 0) <= OpenverseService.maxPage, "openverse: \(batch.page.totalPages!) pages")
+        if case .page(let next)? = batch.next { require(next <= OpenverseService.maxPage, "openverse: goes on to page \(next)") }
     }
 
     let perPage = 1 + Int((seed >> 8) % 80)
     _ = checkBatch("pexels", number: number, items: (object?["photos"] as? [Any])?.count, { () throws(SourceError) in
-        try PexelsSource.batch(body, url: "http://127.0.0.1/v1/curated?page=\(number)", number: number, perPage: perPage)
+        try PexelsService.batch(body, url: "http://127.0.0.1/v1/curated?page=\(number)", number: number, perPage: perPage)
     })
 
     let unsplashItems = (parsed as? [Any])?.count ?? (object?["results"] as? [Any])?.count
     if let batch = checkBatch("unsplash", number: number, items: unsplashItems, { () throws(SourceError) in
-        try UnsplashSource.batch(body, url: "http://127.0.0.1/photos?page=\(number)", number: number,
+        try UnsplashService.batch(body, url: "http://127.0.0.1/photos?page=\(number)", number: number,
                                  perPage: min(perPage, 30), searching: object != nil)
     }) {
         for photo in batch.page.photos {
             for link in [photo.credit?.authorURL, photo.credit?.pageURL].compactMap({ $0 }) {
-                require(link.hasSuffix(UnsplashSource.referral), "unsplash: link without the referral: \(link)")
+                require(link.hasSuffix(UnsplashService.referral), "unsplash: link without the referral: \(link)")
             }
         }
     }
 
     if let object, JSONFields.string(object["stat"]) == "ok" {
-        let licences = FlickrSource.licenceTable(object)
+        let licences = FlickrService.licenceTable(object)
         let list = (object["photos"] as? [String: Any])?["photo"] as? [Any]
         if let batch = checkBatch("flickr", number: number, items: list?.count, { () throws(SourceError) in
-            try FlickrSource.batch(object, endpoint: URL(string: "http://127.0.0.1/services/rest/")!, number: number,
+            try FlickrService.batch(object, endpoint: URL(string: "http://127.0.0.1/services/rest/")!, number: number,
                                    licences: licences)
         }) {
             let names = Set(licences.values.map(\.name))
@@ -70,7 +70,7 @@ public func fuzzServicesJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
 /// One Commons answer merged as a batch, then the same answer merged again (the repeat an
 /// `iicontinue` round sends): the pages are counted once.
 func fuzzCommons(_ object: [String: Any]) {
-    let answer = CommonsSource.answer(object)
+    let answer = CommonsService.answer(object)
     var merger = CommonsBatchMerger()
     merger.add(answer.pages)
     let page = merger.page()

@@ -13,6 +13,8 @@ public struct GalleryJob: Sendable {
         case plan(path: String, source: String)
         /// A photo service (``PhotoService``): Wikimedia Commons, Openverse, Unsplash, Pexels, Flickr.
         case service(any PhotoService)
+        /// A listing of the library user's own (``PhotoSource``).
+        case custom(any PhotoSource)
 
         /// Equal when the same kind reads the same listing (services compare by name and description).
         public static func == (a: Source, b: Source) -> Bool {
@@ -21,6 +23,7 @@ public struct GalleryJob: Sendable {
             case let (.urlList(t1, n1), .urlList(t2, n2)): t1 == t2 && n1 == n2
             case let (.plan(p1, s1), .plan(p2, s2)): p1 == p2 && s1 == s2
             case let (.service(s1), .service(s2)): s1.name == s2.name && s1.sourceDescription == s2.sourceDescription
+            case let (.custom(s1), .custom(s2)): s1.name == s2.name && s1.sourceDescription == s2.sourceDescription
             default: false
             }
         }
@@ -32,6 +35,7 @@ public struct GalleryJob: Sendable {
             case let .urlList(text, name): hasher.combine(1); hasher.combine(text); hasher.combine(name)
             case let .plan(path, source): hasher.combine(3); hasher.combine(path); hasher.combine(source)
             case let .service(source): hasher.combine(2); hasher.combine(source.name); hasher.combine(source.sourceDescription)
+            case let .custom(source): hasher.combine(4); hasher.combine(source.name); hasher.combine(source.sourceDescription)
             }
         }
     }

@@ -18,6 +18,6 @@ public enum PhotoID {
            let number = Int(id), number > 0, number <= 0x001F_FFFF_FFFF_FFFF {
             return number
         }
-        return URLListSource.stableID(for: source + ":" + id)
+        return URLListParser.stableID(for: source + ":" + id)
     }
 }

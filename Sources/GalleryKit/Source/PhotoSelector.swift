@@ -10,6 +10,11 @@ public struct SelectedPhoto: Sendable, Hashable {
     public var imageSize: Int?
     /// The page (1-based) the photo was first seen on.
     public var page: Int
+
+    /// `photo`, to be fetched from `imageURL` (an http(s) URL), first seen on listing page `page`.
+    public init(photo: Photo, imageURL: URL, imageSize: Int? = nil, page: Int) {
+        (self.photo, self.imageURL, self.imageSize, self.page) = (photo, imageURL, imageSize, page)
+    }
 }
 
 /// Why a listed photo was not selected.

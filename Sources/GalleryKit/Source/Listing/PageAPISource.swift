@@ -1,11 +1,11 @@
 import Foundation
 
-/// A 500px-style API's listing pages (``FiveHundredPxSource``), read a few pages ahead of the one being
+/// A 500px-style API's listing pages (``FiveHundredPxService``), read a few pages ahead of the one being
 /// handed on. A shard reads its own first page (to learn `total_pages`) and its own pages only. A failed
 /// page is reported and the listing goes on, except the first: then nothing is known of the source.
 struct PageAPISource: PhotoSource {
     /// The API, its key, photos per page and attempts at a page that is not JSON.
-    var api: FiveHundredPxSource
+    var api: FiveHundredPxService
 
     var name: String { api.name }
     var sourceDescription: String { api.sourceDescription }
@@ -33,7 +33,7 @@ struct PageAPISource: PhotoSource {
     }
 
     struct Reader: ListingReader {
-        let api: FiveHundredPxSource
+        let api: FiveHundredPxService
         let shard: ShardSpec
         let context: SourceContext
         var selector: PhotoSelector
@@ -41,7 +41,7 @@ struct PageAPISource: PhotoSource {
         var knownTotal: Int?
         var fetches: [Int: Task<Result<PhotoPage, SourceError>, Never>] = [:]
 
-        init(api: FiveHundredPxSource, shard: ShardSpec, context: SourceContext) {
+        init(api: FiveHundredPxService, shard: ShardSpec, context: SourceContext) {
             self.api = api
             self.shard = shard
             self.context = context

@@ -8,7 +8,10 @@ import Foundation
 /// A source holds no state of its own reading: ``reader(slice:context:)`` starts a new one each time.
 /// What differs between the kinds beyond their listing is asked of the source too, never of the job's kind:
 /// who named its image URLs (the address rule), its comments, the keys it carries.
-protocol PhotoSource: Sendable {
+///
+/// A library user adds a listing of their own the same way (``GalleryJob/Source/custom(_:)``): a name, a
+/// reader that hands on ``SelectedPhoto``s in ``ListingStep``s, and who named the image URLs.
+public protocol PhotoSource: Sendable {
     /// The name said in notices: `500px`, `urls`, `plan` or the service's `--source` name.
     var name: String { get }
     /// What the manifest records as the gallery's source.
@@ -30,9 +33,9 @@ protocol PhotoSource: Sendable {
 }
 
 extension PhotoSource {
-    var secrets: [String] { [] }
-    func comments(of id: Int, engine: TransferEngine, maxBytes: Int64) async -> [Comment]? { nil }
-    func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError) {}
+    public var secrets: [String] { [] }
+    public func comments(of id: Int, engine: TransferEngine, maxBytes: Int64) async -> [Comment]? { nil }
+    public func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError) {}
 }
 
 extension GalleryJob {
@@ -41,13 +44,15 @@ extension GalleryJob {
     var photoSource: any PhotoSource {
         switch source {
         case .api(let base, let key):
-            PageAPISource(api: FiveHundredPxSource(base: base, consumerKey: key, perPage: perPage, pageAttempts: pageAttempts))
+            PageAPISource(api: FiveHundredPxService(base: base, consumerKey: key, perPage: perPage, pageAttempts: pageAttempts))
         case .urlList(let text, let name):
             URLListFileSource(text: text, fileName: name)
         case .plan(let path, let source):
             PlanSource(path: path, recordedSource: source)
         case .service(let service):
             ServiceSource(service: service)
+        case .custom(let source):
+            source
         }
     }
 }
@@ -60,7 +65,7 @@ extension GalleryJob {
 /// by the engine on the address each connection really goes to. An API on loopback (the demo catalogue)
 /// may use any address. URLs the user listed may have any host of their own, but a redirect may not
 /// lead to a more private address than it.
-enum ImageURLOrigin: Sendable, Hashable {
+public enum ImageURLOrigin: Sendable, Hashable {
     /// The user named them (a URL list).
     case user
     /// A server listed them (a 500px-style API, a photo service).
@@ -89,7 +94,7 @@ enum ImageURLOrigin: Sendable, Hashable {
 }
 
 /// What a listing divides into among shards.
-enum ShardUnit: Sendable, Hashable {
+public enum ShardUnit: Sendable, Hashable {
     /// Listing pages p (from 1): a shard owns pages with (p - 1) mod N == K.
     case page
     /// Lines i (from 0) of a file: a shard owns lines with i mod N == K.
@@ -97,23 +102,23 @@ enum ShardUnit: Sendable, Hashable {
 }
 
 /// What a reader needs from the run: the API client, the job's selection rules, and two callbacks.
-struct SourceContext: Sendable {
+public struct SourceContext: Sendable {
     /// The API requests' client (User-Agent, rate limits, redaction).
-    var client: SourceClient
+    public var client: SourceClient
     /// At most this many listing pages or batches.
-    var pages: Int
+    public var pages: Int
     /// Keep photos marked NSFW.
-    var includeNSFW: Bool
+    public var includeNSFW: Bool
     /// Prefer this image size when offered.
-    var imageSize: Int?
+    public var imageSize: Int?
     /// Whether the run is stopping (a page cut short by a stop is not a failure of the source).
-    var isStopping: @Sendable () -> Bool
+    public var isStopping: @Sendable () -> Bool
     /// Records the address a listing came from (the rule for image addresses follows it).
-    var noteAddress: @Sendable (String?) -> Void
+    public var noteAddress: @Sendable (String?) -> Void
 }
 
 /// A listing being read: the run pulls steps until nil (the end, or the run stopping), then calls ``close()``.
-protocol ListingReader {
+public protocol ListingReader {
     /// The next step, or nil at the end of the listing.
     mutating func next() async -> ListingStep?
     /// Cancels what the reader started ahead (page fetches); called once the run stops pulling.
@@ -121,11 +126,11 @@ protocol ListingReader {
 }
 
 extension ListingReader {
-    mutating func close() {}
+    public mutating func close() {}
 }
 
 /// One step of a listing.
-enum ListingStep: Sendable {
+public enum ListingStep: Sendable {
     /// A listing page (or batch) arrived: counted, announced, its unusable photos failed, its photos handed on.
     case page(ListedPage)
     /// More photos of the page announced last (a URL list or plan is one "page" read in pieces).
@@ -135,32 +140,42 @@ enum ListingStep: Sendable {
 }
 
 /// A page of a listing as the run reports it.
-struct ListedPage: Sendable {
+public struct ListedPage: Sendable {
     /// Its number, from 1 (a URL list or a plan: 1).
-    var number: Int
-    var totalPages: Int?
+    public var number: Int
+    public var totalPages: Int?
     /// Photos it added (those handed on, here or in the ``ListingStep/photos(_:)`` steps after it).
-    var added: Int
+    public var added: Int
     /// Items that could not be read, each "item N: reason" or "line N: reason".
-    var skipped: [String] = []
+    public var skipped: [String] = []
     /// Listed photos with no usable (http(s)) image URL: they go in the manifest as failed.
-    var unusable: [Photo] = []
+    public var unusable: [Photo] = []
     /// The photos to hand on.
-    var photos: [SelectedPhoto] = []
+    public var photos: [SelectedPhoto] = []
     /// Whether the page counts as fetched (a URL list with no usable line is announced, not counted).
-    var counted = true
+    public var counted = true
+
+    public init(number: Int, totalPages: Int? = nil, added: Int, skipped: [String] = [], unusable: [Photo] = [],
+                photos: [SelectedPhoto] = [], counted: Bool = true) {
+        (self.number, self.totalPages, self.added, self.skipped) = (number, totalPages, added, skipped)
+        (self.unusable, self.photos, self.counted) = (unusable, photos, counted)
+    }
 }
 
 /// A listing that failed, in whole or one page.
-struct ListingFailure: Sendable, Equatable {
+public struct ListingFailure: Sendable, Equatable {
     /// The page that failed (reported and counted as failed), or nil: the listing as a whole.
-    var page: Int?
+    public var page: Int?
     /// What went wrong, as the summary and the progress say it.
-    var reason: String
+    public var reason: String
     /// The source could not be read at all (exit status 3 when nothing was fetched).
-    var isSourceError = false
+    public var isSourceError = false
     /// The source stopped early (a spent rate-limit budget), keeping what was handed on.
-    var stopsSource = false
+    public var stopsSource = false
+
+    public init(page: Int? = nil, reason: String, isSourceError: Bool = false, stopsSource: Bool = false) {
+        (self.page, self.reason, self.isSourceError, self.stopsSource) = (page, reason, isSourceError, stopsSource)
+    }
 }
 
 /// A reader that gives one failure, then ends.

@@ -111,10 +111,10 @@ struct URLListPieces {
     }
 
     /// The next piece, or nil at the end of the list.
-    mutating func next() -> (list: URLListSource, lines: [Int])? {
+    mutating func next() -> (list: URLListParser, lines: [Int])? {
         var piece: [Substring] = []
         var lines: [Int] = []
-        // Split on `isNewline`, as URLListSource does ("\r\n" is one Character).
+        // Split on `isNewline`, as URLListParser does ("\r\n" is one Character).
         while piece.count < Self.size, !done {
             let end = text[position...].firstIndex(where: \.isNewline) ?? text.endIndex
             if shard.owns(line: offset) {
@@ -125,6 +125,6 @@ struct URLListPieces {
             if end == text.endIndex { done = true } else { position = text.index(after: end) }
         }
         guard !piece.isEmpty else { return nil }
-        return (URLListSource(parsing: piece.joined(separator: "\n")), lines)
+        return (URLListParser(parsing: piece.joined(separator: "\n")), lines)
     }
 }

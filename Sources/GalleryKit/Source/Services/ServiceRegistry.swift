@@ -87,7 +87,7 @@ public enum PhotoServices {
 
     /// The service `name` asked for `request`. Throws ``SourceError/needsKey(service:variable:)`` for a
     /// keyed service without a key, ``SourceError/unusable(service:reason:)`` for a name not in the table,
-    /// and for 500px, which is read by pages (``FiveHundredPxSource``) and needs a base URL.
+    /// and for 500px, which is read by pages (``FiveHundredPxService``) and needs a base URL.
     public static func make(_ name: String, _ request: Request) throws(SourceError) -> any PhotoService {
         guard let entry = entry(named: name) else {
             throw .unusable(service: name, reason: "not one of \(names.joined(separator: ", "))")
@@ -99,22 +99,22 @@ public enum PhotoServices {
         let perPage = request.perPage ?? entry.defaultPerPage
         switch name {
         case "commons":
-            return CommonsSource(category: request.category ?? "", endpoint: request.base ?? CommonsSource.defaultEndpoint,
+            return CommonsService(category: request.category ?? "", endpoint: request.base ?? CommonsService.defaultEndpoint,
                                  perBatch: perPage)
         case "openverse":
-            return OpenverseSource(query: request.query ?? "", base: request.base ?? OpenverseSource.defaultBase,
+            return OpenverseService(query: request.query ?? "", base: request.base ?? OpenverseService.defaultBase,
                                    perPage: perPage, includeMature: request.includeNSFW)
         case "unsplash":
-            return UnsplashSource(query: request.query, accessKey: try key(), base: request.base ?? UnsplashSource.defaultBase,
+            return UnsplashService(query: request.query, accessKey: try key(), base: request.base ?? UnsplashService.defaultBase,
                                   perPage: perPage)
         case "pexels":
-            return PexelsSource(query: request.query, key: try key(), base: request.base ?? PexelsSource.defaultBase, perPage: perPage)
+            return PexelsService(query: request.query, key: try key(), base: request.base ?? PexelsService.defaultBase, perPage: perPage)
         case "flickr":
-            return FlickrSource(query: request.query, key: try key(), endpoint: request.base ?? FlickrSource.defaultEndpoint,
+            return FlickrService(query: request.query, key: try key(), endpoint: request.base ?? FlickrService.defaultEndpoint,
                                 perPage: perPage, includeNSFW: request.includeNSFW)
         default:
             guard let base = request.base else { throw .unusable(service: name, reason: "needs the API's base URL") }
-            return FiveHundredPxSource(base: base, consumerKey: request.key, perPage: perPage)
+            return FiveHundredPxService(base: base, consumerKey: request.key, perPage: perPage)
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// source answers as the source.
 @Suite struct PhotoSourceTests {
     static let hint = "--allow-private-addresses lifts this"
-    static let api = PageAPISource(api: FiveHundredPxSource(base: URL(string: "http://127.0.0.1:9")!, consumerKey: "k-123"))
+    static let api = PageAPISource(api: FiveHundredPxService(base: URL(string: "http://127.0.0.1:9")!, consumerKey: "k-123"))
     static let list = URLListFileSource(text: "http://127.0.0.1:9/a.jpg", fileName: "list.txt")
     static let plan = PlanSource(path: "/nonexistent/plan.jsonl", recordedSource: "list.txt")
     static let service = ServiceSource(service: CannedService(batches: []))
@@ -47,7 +47,7 @@ import Testing
 
     @Test func onlyThe500pxConsumerKeyIsASourceSecret() throws {
         #expect(Self.api.secrets == ["k-123"])
-        #expect(PageAPISource(api: FiveHundredPxSource(base: URL(string: "http://127.0.0.1:9")!)).secrets.isEmpty)
+        #expect(PageAPISource(api: FiveHundredPxService(base: URL(string: "http://127.0.0.1:9")!)).secrets.isEmpty)
         #expect(ShardedSource(base: Self.api, shard: try ShardSpec(index: 0, count: 3)).secrets == ["k-123"])
         #expect(Self.list.secrets.isEmpty && Self.plan.secrets.isEmpty && Self.service.secrets.isEmpty)
     }

@@ -81,7 +81,7 @@ import Testing
         let api = try FakeAPI(photos)
         let engine = PipelineKit.engine()
         defer { engine.shutdown() }
-        let source = PageAPISource(api: FiveHundredPxSource(base: api.baseURL, pageAttempts: 1))
+        let source = PageAPISource(api: FiveHundredPxService(base: api.baseURL, pageAttempts: 1))
         let steps = await ListingKit.steps(source, shard: Self.shards[1], client: SourceClient(engine: engine))
         #expect(ListingKit.pages(steps).map(\.number) == [2, 5, 8])
         #expect(ListingKit.photos(steps).map(\.photo.id) == [20, 21, 50, 51, 80, 81])

@@ -23,13 +23,13 @@ import Testing
         lines[1_001] = "ftp://example.com/x.jpg"
         lines[2_001] = "  "
         let text = "\u{FEFF}" + lines.joined(separator: "\r\n") + "\n"
-        let whole = URLListSource(parsing: text)
+        let whole = URLListParser(parsing: text)
         let pieces = Self.drain(text, shard: .whole)
         #expect(pieces.pieces == 3)
         #expect(pieces.photos == whole.photos && pieces.lines == whole.lines)
         #expect(pieces.rejected == whole.rejected.map(\.line) && pieces.rejected == [1_002])
         for shard in [try! ShardSpec(index: 1, count: 4), try! ShardSpec(index: 3, count: 4)] {
-            let sharded = URLListSource(parsing: text, shard: shard)
+            let sharded = URLListParser(parsing: text, shard: shard)
             let piecewise = Self.drain(text, shard: shard)
             #expect(piecewise.photos == sharded.photos && piecewise.lines == sharded.lines)
             #expect(piecewise.lines.allSatisfy { shard.owns(line: $0) })

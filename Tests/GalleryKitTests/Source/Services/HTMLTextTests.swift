@@ -100,7 +100,7 @@ import Testing
         let uuid = "4bc43a04-ef46-4544-a0c1-63c63f56e276"
         let id = PhotoID.gallery(source: "openverse", id: uuid)
         #expect(id == PhotoID.gallery(source: "openverse", id: uuid), "the same on every run")
-        #expect(id == URLListSource.stableID(for: "openverse:" + uuid))
+        #expect(id == URLListParser.stableID(for: "openverse:" + uuid))
         #expect(id > 0 && id <= 0x001F_FFFF_FFFF_FFFF)
         #expect(PhotoID.gallery(source: "unsplash", id: uuid) != id, "the source keeps services apart")
         #expect(GalleryNaming.bucket(id: id) == String(format: "%03d", id % 1000))

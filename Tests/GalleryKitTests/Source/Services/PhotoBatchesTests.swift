@@ -20,7 +20,7 @@ import Testing
         let engine = Self.engine()
         defer { engine.shutdown() }
         let client = SourceClient(engine: engine)
-        let source = OpenverseSource(query: "x", base: URL(string: server.server.baseURL)!, perPage: 2)
+        let source = OpenverseService(query: "x", base: URL(string: server.server.baseURL)!, perPage: 2)
         var seen: [String] = []
         var numbers: [Int] = []
         for try await (number, batch) in source.batches(client: client, limit: 10) {
@@ -36,7 +36,7 @@ import Testing
         defer { engine.shutdown() }
         let waits = WaitLog()
         let client = SourceClient(engine: engine, sleeper: { waits.add($0) })
-        let batch = try await OpenverseSource(query: "x", base: URL(string: server.server.baseURL)!)
+        let batch = try await OpenverseService(query: "x", base: URL(string: server.server.baseURL)!)
             .batch(at: .page(1), client: client)
         #expect(batch.page.photos.count == 2)
         #expect(waits.all == [1], "the 429's detail said 1 second; the engine did not retry it itself")
@@ -55,7 +55,7 @@ import Testing
         defer { engine.shutdown() }
         let waits = WaitLog()
         let client = SourceClient(engine: engine, sleeper: { waits.add($0) })
-        let source = OpenverseSource(query: "x", base: URL(string: server.baseURL)!, perPage: 2)
+        let source = OpenverseService(query: "x", base: URL(string: server.baseURL)!, perPage: 2)
         _ = try await source.batch(at: .page(1), client: client)
         #expect(waits.all.isEmpty)
         _ = try await source.batch(at: .page(2), client: client)
@@ -73,7 +73,7 @@ import Testing
         defer { engine.shutdown() }
         let client = SourceClient(engine: engine, sleeper: { _ in Issue.record("must not wait a day") })
         await #expect {
-            _ = try await OpenverseSource(query: "x", base: URL(string: server.baseURL)!).batch(at: .page(1), client: client)
+            _ = try await OpenverseService(query: "x", base: URL(string: server.baseURL)!).batch(at: .page(1), client: client)
         } throws: { error in
             guard case SourceError.rateLimited(let service, let message) = error else { return false }
             return service == "openverse" && message.contains("86000 s") && message.contains("run the same command again")

@@ -22,14 +22,14 @@ import Testing
     }
 
     @Test func servicesAreMadeWithTheirDefaultsOrWhatIsAsked() throws {
-        let commons = try #require(try PhotoServices.make("commons", .init(category: "Cats")) as? CommonsSource)
-        #expect(commons.endpoint == CommonsSource.defaultEndpoint && commons.perBatch == 50)
+        let commons = try #require(try PhotoServices.make("commons", .init(category: "Cats")) as? CommonsService)
+        #expect(commons.endpoint == CommonsService.defaultEndpoint && commons.perBatch == 50)
         let mirror = URL(string: "http://127.0.0.1:9/v1")!
-        let pexels = try #require(try PhotoServices.make("pexels", .init(key: "k", base: mirror, perPage: 7)) as? PexelsSource)
+        let pexels = try #require(try PhotoServices.make("pexels", .init(key: "k", base: mirror, perPage: 7)) as? PexelsService)
         #expect(pexels.base == mirror && pexels.perPage == 7 && pexels.key == "k")
-        let flickr = try #require(try PhotoServices.make("flickr", .init(key: "k")) as? FlickrSource)
-        #expect(flickr.perPage == 100 && flickr.endpoint == FlickrSource.defaultEndpoint)
-        let openverse = try #require(try PhotoServices.make("openverse", .init(query: "x", includeNSFW: true)) as? OpenverseSource)
+        let flickr = try #require(try PhotoServices.make("flickr", .init(key: "k")) as? FlickrService)
+        #expect(flickr.perPage == 100 && flickr.endpoint == FlickrService.defaultEndpoint)
+        let openverse = try #require(try PhotoServices.make("openverse", .init(query: "x", includeNSFW: true)) as? OpenverseService)
         #expect(openverse.perPage == 20 && openverse.includeMature)
     }
 

@@ -23,7 +23,7 @@ struct ServicesFuzzRegressionTests {
         #expect(JSONFields.int("9223372036854775807") == nil && JSONFields.int("-9223372036854775808") == nil)
         #expect(JSONFields.int(" 8999999999999999 ") == 8_999_999_999_999_999 && JSONFields.int("4932") == 4932)
         let body = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent("pexels-total-int-max.json")))
-        let batch = try PexelsSource.batch(body, url: "http://127.0.0.1/v1/curated", number: 1, perPage: 80)
+        let batch = try PexelsService.batch(body, url: "http://127.0.0.1/v1/curated", number: 1, perPage: 80)
         #expect(batch.page.totalPages == nil && batch.page.totalItems == nil && batch.next == nil)
     }
 
@@ -35,27 +35,27 @@ struct ServicesFuzzRegressionTests {
         for number in [1, 2, 20] {
             for perPage in [1, 2, 30] {
                 check("openverse", items: (object?["results"] as? [Any])?.count, number: number) { () throws(SourceError) in
-                    try OpenverseSource.batch(body, url: "http://127.0.0.1/v1/images/?q=x", number: number)
+                    try OpenverseService.batch(body, url: "http://127.0.0.1/v1/images/?q=x", number: number)
                 }
                 check("pexels", items: (object?["photos"] as? [Any])?.count, number: number) { () throws(SourceError) in
-                    try PexelsSource.batch(body, url: "http://127.0.0.1/v1/curated", number: number, perPage: perPage)
+                    try PexelsService.batch(body, url: "http://127.0.0.1/v1/curated", number: number, perPage: perPage)
                 }
                 let unsplashItems = (parsed as? [Any])?.count ?? (object?["results"] as? [Any])?.count
                 check("unsplash", items: unsplashItems, number: number) { () throws(SourceError) in
-                    try UnsplashSource.batch(body, url: "http://127.0.0.1/photos", number: number, perPage: perPage,
+                    try UnsplashService.batch(body, url: "http://127.0.0.1/photos", number: number, perPage: perPage,
                                              searching: object != nil)
                 }
                 if let object, JSONFields.string(object["stat"]) == "ok" {
                     let list = (object["photos"] as? [String: Any])?["photo"] as? [Any]
                     check("flickr", items: list?.count, number: number) { () throws(SourceError) in
-                        try FlickrSource.batch(object, endpoint: URL(string: "http://127.0.0.1/rest/")!, number: number,
-                                               licences: FlickrSource.licenceTable(object))
+                        try FlickrService.batch(object, endpoint: URL(string: "http://127.0.0.1/rest/")!, number: number,
+                                               licences: FlickrService.licenceTable(object))
                     }
                 }
             }
         }
         if let object, object["error"] == nil {
-            let answer = CommonsSource.answer(object)
+            let answer = CommonsService.answer(object)
             var merger = CommonsBatchMerger()
             merger.add(answer.pages)
             let once = merger.page()

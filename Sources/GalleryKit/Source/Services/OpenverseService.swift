@@ -13,7 +13,7 @@ import Foundation
 /// - rate limits (`X-RateLimit-Available-anon_burst` / `_sustained`, 429 with
 ///   `{"detail":"... Expected available in N seconds."}` and no `Retry-After`) are the client's
 ///   (``SourceClient``, ``RateLimitState``).
-public struct OpenverseSource: PhotoService {
+public struct OpenverseService: PhotoService {
     /// `https://api.openverse.org` by default (`--api` replaces it).
     public var base: URL
     /// The search words.
@@ -29,7 +29,7 @@ public struct OpenverseSource: PhotoService {
     public static let maxPage = 20
 
     /// A search for `query`.
-    public init(query: String, base: URL = OpenverseSource.defaultBase, perPage: Int = 20, includeMature: Bool = false) {
+    public init(query: String, base: URL = OpenverseService.defaultBase, perPage: Int = 20, includeMature: Bool = false) {
         self.query = query
         self.base = base
         self.perPage = max(1, min(perPage, 20))

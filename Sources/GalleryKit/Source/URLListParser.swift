@@ -16,7 +16,7 @@ public struct RejectedLine: Sendable, Hashable {
 /// One URL per line; blank lines and lines starting with `#` are skipped; leading and
 /// trailing whitespace is ignored; only absolute http and https URLs are accepted, every
 /// other line is reported in `rejected`. The same URL twice gives one photo.
-public struct URLListSource: Sendable {
+public struct URLListParser: Sendable {
     /// One photo per usable line, in file order.
     public private(set) var photos: [Photo] = []
     /// Lines that were not usable.

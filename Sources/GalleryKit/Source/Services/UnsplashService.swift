@@ -14,7 +14,7 @@ import Foundation
 ///   hourly budget stops the source; a 403 "Rate Limit Exceeded" is waited for like a 429).
 /// `links.html` uses the photo's slug and only `download_location` the bare id; ids are kept as
 /// `source_id` and hashed into the gallery id (``PhotoID``).
-public struct UnsplashSource: PhotoService {
+public struct UnsplashService: PhotoService {
     /// `https://api.unsplash.com` by default (`--api` replaces it).
     public var base: URL
     /// Search words, or nil for the editorial feed.
@@ -30,7 +30,7 @@ public struct UnsplashSource: PhotoService {
     static let referral = "utm_source=fetch-gallery&utm_medium=referral"
 
     /// The editorial feed (`query` nil) or a search, with `accessKey`.
-    public init(query: String?, accessKey: String, base: URL = UnsplashSource.defaultBase, perPage: Int = 30) {
+    public init(query: String?, accessKey: String, base: URL = UnsplashService.defaultBase, perPage: Int = 30) {
         self.query = query
         self.accessKey = accessKey
         self.base = base

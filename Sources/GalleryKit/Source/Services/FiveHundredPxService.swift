@@ -6,7 +6,7 @@ import Foundation
 /// Pages are numbered; the listing ends at `total_pages` or at an empty page. A page whose body is not
 /// a usable page (a proxy's error page, a half-deployed API) is asked for again up to `pageAttempts`
 /// times. The consumer key travels in the query, so it is redacted from every message.
-public struct FiveHundredPxSource: PhotoService {
+public struct FiveHundredPxService: PhotoService {
     /// The API's base URL (may carry a path prefix such as `/v1`).
     public var base: URL
     /// Sent as `consumer_key` when given.

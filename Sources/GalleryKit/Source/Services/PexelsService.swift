@@ -11,7 +11,7 @@ import Foundation
 ///   `X-Ratelimit-Reset` (a UNIX time) come only on successful answers, never on the 429, so a spent
 ///   budget is seen before the 429 and obeyed by ``SourceClient``; a bare 429 is waited for (at most
 ///   `--rate-limit-wait`) and asked again.
-public struct PexelsSource: PhotoService {
+public struct PexelsService: PhotoService {
     /// `https://api.pexels.com` by default (`--api` replaces it).
     public var base: URL
     /// Search words, or nil for the curated photos.
@@ -25,7 +25,7 @@ public struct PexelsSource: PhotoService {
     public static let defaultBase = URL(string: "https://api.pexels.com")!
 
     /// Curated photos (`query` nil) or a search, with `key`.
-    public init(query: String?, key: String, base: URL = PexelsSource.defaultBase, perPage: Int = 80) {
+    public init(query: String?, key: String, base: URL = PexelsService.defaultBase, perPage: Int = 80) {
         self.query = query
         self.key = key
         self.base = base

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import GalleryKit
 
-@Suite struct URLListSourceTests {
+@Suite struct URLListParserTests {
     @Test func parsesAcceptsAndReports() {
-        let source = URLListSource(parsing: """
+        let source = URLListParser(parsing: """
         # holiday photos
         http://127.0.0.1:8080/img/Sunset%20Bay.jpg
 
@@ -25,18 +25,18 @@ import Testing
     }
 
     @Test func idsAreStablePositiveAndDistinct() {
-        let a = URLListSource.stableID(for: "http://127.0.0.1/a.jpg")
-        #expect(a == URLListSource.stableID(for: "http://127.0.0.1/a.jpg"))
-        #expect(a != URLListSource.stableID(for: "http://127.0.0.1/b.jpg"))
+        let a = URLListParser.stableID(for: "http://127.0.0.1/a.jpg")
+        #expect(a == URLListParser.stableID(for: "http://127.0.0.1/a.jpg"))
+        #expect(a != URLListParser.stableID(for: "http://127.0.0.1/b.jpg"))
         #expect(a > 0 && a < 1 << 53)
         // Pinned: FNV-1a 64 of the empty string masked to 53 bits, so a change of hash is noticed.
-        #expect(URLListSource.stableID(for: "") == Int(UInt64(0xcbf2_9ce4_8422_2325) & 0x001F_FFFF_FFFF_FFFF))
+        #expect(URLListParser.stableID(for: "") == Int(UInt64(0xcbf2_9ce4_8422_2325) & 0x001F_FFFF_FFFF_FFFF))
     }
 
     @Test func crlfAndEmptyInput() {
-        #expect(URLListSource(parsing: "").photos.isEmpty)
-        #expect(URLListSource(parsing: "\u{FEFF}http://127.0.0.1/bom.jpg\n").photos.map(\.name) == ["bom"])
-        let source = URLListSource(parsing: "http://127.0.0.1/1.jpg\r\nhttp://127.0.0.1/2.jpg\r\n")
+        #expect(URLListParser(parsing: "").photos.isEmpty)
+        #expect(URLListParser(parsing: "\u{FEFF}http://127.0.0.1/bom.jpg\n").photos.map(\.name) == ["bom"])
+        let source = URLListParser(parsing: "http://127.0.0.1/1.jpg\r\nhttp://127.0.0.1/2.jpg\r\n")
         #expect(source.photos.map(\.name) == ["1", "2"])
         #expect(source.rejected.isEmpty)
     }

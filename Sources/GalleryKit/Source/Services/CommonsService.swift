@@ -13,7 +13,7 @@ import Foundation
 ///   by ``HTMLText``, keeping the author's link.
 /// - A `maxlag` error (status 200, `Retry-After`) is waited out and asked again; no key is needed.
 /// - Files that are not raster images (SVG, TIFF, PDF, video) are listed as skipped items.
-public struct CommonsSource: PhotoService {
+public struct CommonsService: PhotoService {
     /// The API endpoint, `https://commons.wikimedia.org/w/api.php` by default (`--api` replaces it).
     public var endpoint: URL
     /// The category, with or without the `Category:` prefix.
@@ -27,7 +27,7 @@ public struct CommonsSource: PhotoService {
     public static let defaultEndpoint = URL(string: "https://commons.wikimedia.org/w/api.php")!
 
     /// The files of `category`, `perBatch` at a time.
-    public init(category: String, endpoint: URL = CommonsSource.defaultEndpoint, perBatch: Int = 50) {
+    public init(category: String, endpoint: URL = CommonsService.defaultEndpoint, perBatch: Int = 50) {
         self.category = category
         self.endpoint = endpoint
         self.perBatch = max(1, min(perBatch, 500))

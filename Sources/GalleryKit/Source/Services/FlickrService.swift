@@ -14,7 +14,7 @@ import GallerySync
 /// - licence ids are mapped to names and links by `flickr.photos.licenses.getInfo`, asked once per run
 ///   (the list now runs 0 to 16), never from a built-in table;
 /// - a search sends `safe_search=1` unless NSFW photos were asked for.
-public struct FlickrSource: PhotoService {
+public struct FlickrService: PhotoService {
     /// `https://api.flickr.com/services/rest/` by default (`--api` replaces it).
     public var endpoint: URL
     /// Search words, or nil for the interesting photos.
@@ -33,7 +33,7 @@ public struct FlickrSource: PhotoService {
     static let sizes: [(suffix: String, edge: Int)] = [("o", 100_000), ("k", 2048), ("h", 1600), ("l", 1024), ("c", 800)]
 
     /// Interesting photos (`query` nil) or a search, with `key`.
-    public init(query: String?, key: String, endpoint: URL = FlickrSource.defaultEndpoint, perPage: Int = 100,
+    public init(query: String?, key: String, endpoint: URL = FlickrService.defaultEndpoint, perPage: Int = 100,
                 includeNSFW: Bool = false) {
         self.query = query
         self.key = key
@@ -157,7 +157,7 @@ public struct FlickrSource: PhotoService {
     }
 }
 
-/// The licence list of one run, shared by the copies of a ``FlickrSource``.
+/// The licence list of one run, shared by the copies of a ``FlickrService``.
 final class LicenceTable: Sendable {
     let table = Locked<[Int: (name: String, url: String?)]?>(nil)
 }
