@@ -1,8 +1,9 @@
 import Foundation
 
 extension GalleryRun {
-    /// One photo: reuse or download the original, then make the missing thumbnails, journaling each
-    /// step so nothing complete is done again by a later run.
+    /// One photo, in three steps, each journaled so nothing complete is done again by a later run: the
+    /// original (reused when recorded, else downloaded), the renditions missing (made on the worker pool
+    /// from one decode, and journaled there), then what the run records (comments, counts, the event).
     func process(_ queued: QueuedPhoto, in workspace: RunWorkspace) async {
         let journal = workspace.journal
         let selected = queued.selected
@@ -22,58 +23,93 @@ extension GalleryRun {
         let recorded = entry?.original.flatMap { store.size(of: $0.path) == Int64($0.bytes) ? $0 : nil }
         let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: store)
 
-        var downloaded: Int64 = 0
-        // A small original arrives whole in memory and is handed to the worker unwritten: the thread
-        // that hashes and decodes it writes it too, so this task (on Swift's few cooperative threads)
-        // only waits.
-        var body: UnpublishedDownload?
+        var fetched = FetchedOriginal()
         if recorded == nil {
-            guard !isStopping, !Task.isCancelled else { return }
-            let destination = job.folder + "/" + originalPath
-            // Originals are only ever published by a rename after verification: one that exists is complete.
-            if store.size(of: originalPath) == nil {
-                // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
-                POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
-                // A shard downloads into its own staging folder and publishes the complete file by rename.
-                let staging = workspace.stagingPath(of: originalPath)
-                if Self.fileSize(staging ?? destination) == nil {
-                    // The site's AI opt-out, when honoured: its files before the request, its headers before the body.
-                    var headCheck: (@Sendable (HTTPHeaders) -> String?)?
-                    if let optOut {
-                        switch await optOut.decide(url) {
-                        case .refused(let why): return optedOut(photo, url: url, why, journal: journal)
-                        case .proceed(let check): headCheck = check
-                        }
-                    }
-                    do {
-                        var request = DownloadRequest(url: url, destination: staging ?? destination,
-                                                      expectImage: true, addressPolicy: imageAddressPolicy)
-                        request.leavesSmallBodyUnpublished = true
-                        request.headCheck = headCheck
-                        let result = try await engine.download(request)
-                        body = result.unpublished
-                        downloaded = result.bytes - result.resumedFrom
-                        count { $0.bytesDownloaded += downloaded }
-                        if photo.downloadPing != nil { await reportDownload(of: photo) }
-                    } catch {
-                        if isStopping, case .cancelled = error.reason { return }  // the partial stays for the next run
-                        if case .refusedByHeaders(let why) = error.reason, OptOutGate.isOptOut(why) {
-                            return optedOut(photo, url: url, why, journal: journal)
-                        }
-                        return fail(photo, url: url, .transfer(error), journal: journal)
-                    }
-                }
-                // A shard's complete file moves from its staging folder (one still in memory is
-                // published straight to its place: it has no partial to keep apart).
-                if let staging, body == nil {
-                    do { try POSIX.rename(staging, destination) } catch {
-                        return fail(photo, url: url, .gallery(error), journal: journal)
-                    }
+            guard let original = await fetchOriginal(selected, to: originalPath, in: workspace) else { return }
+            fetched = original
+        }
+        let thumbnails = recorded == nil ? [:] : entry?.thumbnails ?? [:]
+        guard let made = await makeRenditions(of: photo, url: url, at: originalPath, recorded: recorded, thumbnails: thumbnails,
+                                              body: fetched.body, journal: journal) else { return }
+        // Comments are extras: a source without them, or a failure, leaves them out.
+        if let spill = workspace.comments, let comments = await listing.comments(of: photo.id, engine: engine,
+                                                                                maxBytes: job.maxPageBytes) {
+            spill.set(comments, for: photo.id)
+        }
+        count { $0.photosOK += 1 }
+        emit(.photoFinished(id: photo.id, name: photo.name, downloaded: fetched.downloaded, thumbnailsMade: made))
+    }
+
+    /// An original this run downloaded: the bytes fetched, and the body when it arrived whole in memory
+    /// and is not written yet (the worker that hashes and decodes it writes it too).
+    struct FetchedOriginal {
+        var downloaded: Int64 = 0
+        var body: UnpublishedDownload?
+    }
+
+    /// Step one: the original, downloaded to `originalPath` unless a complete file is already there, after
+    /// the site's AI opt-out when the job honours it. Nil when the photo ends here: failed, opted out (each
+    /// journaled and reported), or the run stopping (a partial stays for the next run).
+    private func fetchOriginal(_ selected: SelectedPhoto, to originalPath: String,
+                               in workspace: RunWorkspace) async -> FetchedOriginal? {
+        let (photo, url, journal) = (selected.photo, selected.imageURL.absoluteString, workspace.journal)
+        guard !isStopping, !Task.isCancelled else { return nil }
+        var fetched = FetchedOriginal()
+        let destination = job.folder + "/" + originalPath
+        // Originals are only ever published by a rename after verification: one that exists is complete.
+        guard store.size(of: originalPath) == nil else { return fetched }
+        // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
+        POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
+        // A shard downloads into its own staging folder and publishes the complete file by rename.
+        let staging = workspace.stagingPath(of: originalPath)
+        if Self.fileSize(staging ?? destination) == nil {
+            // The site's AI opt-out, when honoured: its files before the request, its headers before the body.
+            var headCheck: (@Sendable (HTTPHeaders) -> String?)?
+            if let optOut {
+                switch await optOut.decide(url) {
+                case .refused(let why): optedOut(photo, url: url, why, journal: journal); return nil
+                case .proceed(let check): headCheck = check
                 }
             }
+            do {
+                var request = DownloadRequest(url: url, destination: staging ?? destination,
+                                              expectImage: true, addressPolicy: imageAddressPolicy)
+                // A small original arrives whole in memory and is handed to the worker unwritten: this
+                // task (on Swift's few cooperative threads) only waits.
+                request.leavesSmallBodyUnpublished = true
+                request.headCheck = headCheck
+                let result = try await engine.download(request)
+                fetched.body = result.unpublished
+                fetched.downloaded = result.bytes - result.resumedFrom
+                count { [downloaded = fetched.downloaded] in $0.bytesDownloaded += downloaded }
+                if photo.downloadPing != nil { await reportDownload(of: photo) }
+            } catch {
+                if isStopping, case .cancelled = error.reason { return nil }  // the partial stays for the next run
+                if case .refusedByHeaders(let why) = error.reason, OptOutGate.isOptOut(why) {
+                    optedOut(photo, url: url, why, journal: journal)
+                    return nil
+                }
+                fail(photo, url: url, .transfer(error), journal: journal)
+                return nil
+            }
         }
+        // A shard's complete file moves from its staging folder (one still in memory is published
+        // straight to its place: it has no partial to keep apart).
+        if let staging, fetched.body == nil {
+            do { try POSIX.rename(staging, destination) } catch {
+                fail(photo, url: url, .gallery(error), journal: journal)
+                return nil
+            }
+        }
+        return fetched
+    }
 
-        let thumbnails = recorded == nil ? [:] : entry?.thumbnails ?? [:]
+    /// Step two: the thumbnail sizes and display rendition the journal lacks (or whose files are gone),
+    /// made on the worker pool from one decode and journaled there in one write. Returns the thumbnails
+    /// made, or nil when the photo ends here (failed, or the run stopping: a downloaded original is kept).
+    private func makeRenditions(of photo: Photo, url: String, at originalPath: String, recorded: OriginalFile?,
+                                thumbnails: [Int: ThumbnailFile], body: UnpublishedDownload?,
+                                journal: Journal) async -> Int? {
         let missing = job.thumbnailSizes.filter { size in
             guard let existing = thumbnails[size] else { return true }
             if let wanted = job.thumbnailFormat.fixedExtension,
@@ -89,61 +125,60 @@ extension GalleryRun {
         if displayMissing, let existing = thumbnails[displaySize],
            job.thumbnailFormat.fixedExtension.map({ (existing.path as NSString).pathExtension.lowercased() == $0 }) ?? true,
            store.size(of: existing.path) != nil, hasExtraFormats(existing) { displayMissing = false }
-        var made = 0
         // Stopping: no new decode work. A finished original stays on disk unjournaled (one still in
         // memory is written now); the next run finds it complete and only makes its thumbnails.
-        func keepOriginal() { _ = try? body?.publish(to: job.folder + "/" + originalPath) }
+        func keepOriginal() -> Int? {
+            _ = try? body?.publish(to: job.folder + "/" + originalPath)
+            return nil
+        }
         if isStopping || Task.isCancelled { return keepOriginal() }
         // An original journaled by an older version has no hashes (or no grey reduction): they are
         // computed once, here.
         let unhashed = recorded != nil && (recorded?.phash == nil || recorded?.grey == nil)
-        if recorded == nil || !missing.isEmpty || unhashed || displayMissing {
-            // A store that keeps no local copy of its originals fetches this one back for the work.
-            if recorded != nil {
-                do {
-                    guard try await store.materialize(originalPath) else {
-                        return fail(photo, url: url, .gallery(.system(call: "open", path: store.location + "/" + originalPath, errno: ENOENT)),
-                                    journal: journal)
-                    }
-                } catch { return fail(photo, url: url, .gallery(error), journal: journal) }
-            }
-            let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
-                                     sizes: missing, knownSHA256: recorded?.sha256,
-                                     thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
-                                                              webpQuality: job.webpQuality, avifQuality: job.avifQuality,
-                                                              avifSpeed: job.avifSpeed, decodeOptions: job.decodeOptions),
-                                     cache: cache, keepLocation: job.pageOptions.showLocation,
-                                     fingerprintSize: job.thumbnailSizes.max(),
-                                     displaySize: displayMissing ? displaySize : nil,
-                                     extraFormats: job.extraThumbnailFormats, body: body, store: store,
-                                     publishesOriginal: recorded == nil)
-            let id = photo.id, journalOriginal = recorded == nil || unhashed
+        guard recorded == nil || !missing.isEmpty || unhashed || displayMissing else { return 0 }
+        // A store that keeps no local copy of its originals fetches this one back for the work.
+        if recorded != nil {
             do {
-                // The worker journals what it made too (the display rendition among the thumbnails), in one write.
-                let output = try await pool.run { () throws(PipelineError) in
-                    let output = try work.run()
-                    var records = (output.thumbnails + (output.display.map { [$0] } ?? [])).map { JournalRecord.thumbnail(id: id, file: $0) }
-                    if journalOriginal { records.insert(.original(id: id, file: output.original), at: 0) }
-                    do throws(GalleryError) { try journal.append(contentsOf: records) } catch { throw .gallery(error) }
-                    return output
+                guard try await store.materialize(originalPath) else {
+                    fail(photo, url: url, .gallery(.system(call: "open", path: store.location + "/" + originalPath, errno: ENOENT)),
+                         journal: journal)
+                    return nil
                 }
-                made = output.thumbnails.count
-                count { $0.thumbnailsMade += made }
-            } catch let error as PipelineError {
-                return fail(photo, url: url, error, journal: journal)
-            } catch let error as GalleryError {
-                return fail(photo, url: url, .gallery(error), journal: journal)
             } catch {
-                return keepOriginal()  // the pool stopped before taking the work: the run is ending
+                fail(photo, url: url, .gallery(error), journal: journal)
+                return nil
             }
         }
-        // Comments are extras: a source without them, or a failure, leaves them out.
-        if let spill = workspace.comments, let comments = await listing.comments(of: photo.id, engine: engine,
-                                                                                maxBytes: job.maxPageBytes) {
-            spill.set(comments, for: photo.id)
+        let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
+                                 sizes: missing, knownSHA256: recorded?.sha256,
+                                 thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
+                                                          webpQuality: job.webpQuality, avifQuality: job.avifQuality,
+                                                          avifSpeed: job.avifSpeed, decodeOptions: job.decodeOptions),
+                                 cache: cache, keepLocation: job.pageOptions.showLocation,
+                                 fingerprintSize: job.thumbnailSizes.max(),
+                                 displaySize: displayMissing ? displaySize : nil,
+                                 extraFormats: job.extraThumbnailFormats, body: body, store: store,
+                                 publishesOriginal: recorded == nil)
+        let id = photo.id, journalOriginal = recorded == nil || unhashed
+        do {
+            // The worker journals what it made too (the display rendition among the thumbnails), in one write.
+            let output = try await pool.run { () throws(PipelineError) in
+                let output = try work.run()
+                var records = (output.thumbnails + (output.display.map { [$0] } ?? [])).map { JournalRecord.thumbnail(id: id, file: $0) }
+                if journalOriginal { records.insert(.original(id: id, file: output.original), at: 0) }
+                do throws(GalleryError) { try journal.append(contentsOf: records) } catch { throw .gallery(error) }
+                return output
+            }
+            count { $0.thumbnailsMade += output.thumbnails.count }
+            return output.thumbnails.count
+        } catch let error as PipelineError {
+            fail(photo, url: url, error, journal: journal)
+        } catch let error as GalleryError {
+            fail(photo, url: url, .gallery(error), journal: journal)
+        } catch {
+            return keepOriginal()  // the pool stopped before taking the work: the run is ending
         }
-        count { $0.photosOK += 1 }
-        emit(.photoFinished(id: photo.id, name: photo.name, downloaded: downloaded, thumbnailsMade: made))
+        return nil
     }
 
     /// Whether every extra encoding (``GalleryJob/extraThumbnailFormats``) of a recorded thumbnail is on disk.

@@ -64,49 +64,47 @@ struct ThumbnailWork: Sendable {
         return output
     }
 
-    /// The work on the original's bytes (in memory, or mapped, not copied: see ``MappedFile``), at `path`.
+    /// The work on the original's bytes (in memory, or mapped, not copied: see ``MappedFile``), at `path`:
+    /// the hash, the renditions missing from one decode, then the original's record.
     private func run(_ bytes: UnsafeRawBufferPointer, path: String) throws(PipelineError) -> Output {
         let sha = knownSHA256 ?? SHA256.hex(bytes)
+        let writer = RenditionWriter(folder: folder, id: id, name: name, thumbnailer: thumbnailer,
+                                     extraFormats: extraFormats, store: store)
         var decoded: DecodedImage?
         var made: [ThumbnailFile] = []
         var fingerprintBitmap: Bitmap?
         let wanted = Set(sizes).union(fingerprintSize.map { [$0] } ?? [])
         for size in wanted.sorted(by: >) {
             let key = ImageCacheKey(source: "sha256:" + sha, size: .longestEdge(size), options: "upright")
-            var bitmap = cache[key]
-            if bitmap == nil {
-                if decoded == nil { decoded = try decode(bytes, path: path, longestEdge: try decodeEdge(bytes, path: path, largest: wanted.max() ?? size)) }
-                let rendered = rendition(decoded!, longestEdge: size)
-                cache.put(rendered, forKey: key)
-                bitmap = rendered
+            let bitmap: Bitmap
+            if let cached = cache[key] {
+                bitmap = cached
+            } else {
+                let image = try decodeOnce(&decoded, bytes, path: path) { () throws(PipelineError) in
+                    try decodeEdge(bytes, path: path, largest: wanted.max() ?? size)
+                }
+                bitmap = rendition(image, longestEdge: size)
+                cache.put(bitmap, forKey: key)
             }
             if size == fingerprintSize { fingerprintBitmap = bitmap }
-            guard sizes.contains(size) else { continue }
-            let encoded: EncodedImage
-            do { encoded = try thumbnailer.encode(bitmap!, name: path) } catch { throw .imaging(error) }
-            let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
-            do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
-            store.publish(relative)
-            try writeExtraFormats(bitmap!, size: size, path: path)
-            made.append(ThumbnailFile(size: size, path: relative, width: bitmap!.width, height: bitmap!.height))
+            if sizes.contains(size) { made.append(try writer.write(bitmap, size: size, source: path)) }
         }
         var display: ThumbnailFile?
         if let displaySize {
-            if decoded == nil { decoded = try decode(bytes, path: path, longestEdge: displaySize) }
-            if max(decoded!.sourceWidth, decoded!.sourceHeight) > displaySize {
-                // Not cached: a 2048 px bitmap would push a hundred thumbnails out of the cache.
-                let bitmap = rendition(decoded!, longestEdge: displaySize)
-                let encoded: EncodedImage
-                do { encoded = try thumbnailer.encode(bitmap, name: path) } catch { throw .imaging(error) }
-                let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: displaySize, extension: encoded.fileExtension)
-                do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
-                store.publish(relative)
-                try writeExtraFormats(bitmap, size: displaySize, path: path)
-                display = ThumbnailFile(size: displaySize, path: relative, width: bitmap.width, height: bitmap.height)
+            let image = try decodeOnce(&decoded, bytes, path: path) { displaySize }
+            // Not cached: a 2048 px bitmap would push a hundred thumbnails out of the cache.
+            if max(image.sourceWidth, image.sourceHeight) > displaySize {
+                display = try writer.write(rendition(image, longestEdge: displaySize), size: displaySize, source: path)
             }
         }
-        // The upright size of the original: from the decode when there was one, else (every size a
-        // cache hit, or none missing) from the header alone.
+        let original = try originalRecord(bytes, path: path, sha256: sha, decoded: decoded, fingerprint: fingerprintBitmap)
+        return Output(original: original, thumbnails: made, display: display)
+    }
+
+    /// The original's record: its hash, its upright size (from the decode when there was one, else, every
+    /// size a cache hit or none missing, from the header alone), its EXIF and its fingerprints.
+    private func originalRecord(_ bytes: UnsafeRawBufferPointer, path: String, sha256: String, decoded: DecodedImage?,
+                                fingerprint bitmap: Bitmap?) throws(PipelineError) -> OriginalFile {
         let (width, height, orientation): (Int, Int, Orientation)
         if let decoded {
             (width, height, orientation) = (decoded.sourceWidth, decoded.sourceHeight, decoded.orientation)
@@ -117,13 +115,12 @@ struct ThumbnailWork: Sendable {
             } catch { throw .imaging(.decode(error)) }
         }
         let swap = orientation.swapsDimensions
-        let fingerprint = fingerprintBitmap.map(ImageFingerprint.init(of:))
+        let fingerprint = bitmap.map(ImageFingerprint.init(of:))
         let exif = ExifReader.metadata(in: bytes)
-        let original = OriginalFile(path: path, sha256: sha, bytes: bytes.count,
-                                    width: swap ? height : width, height: swap ? width : height,
-                                    exif: keepLocation ? exif : exif?.withoutLocation,
-                                    phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64, grey: fingerprint?.grey)
-        return Output(original: original, thumbnails: made, display: display)
+        return OriginalFile(path: path, sha256: sha256, bytes: bytes.count,
+                            width: swap ? height : width, height: swap ? width : height,
+                            exif: keepLocation ? exif : exif?.withoutLocation,
+                            phash: fingerprint?.phash, thumbhash: fingerprint?.thumbhash.base64, grey: fingerprint?.grey)
     }
 
     /// The longest edge the one decode must cover: the display rendition's when one will be made (the
@@ -137,6 +134,15 @@ struct ThumbnailWork: Sendable {
         return max(info.width, info.height) > displaySize ? displaySize : largest
     }
 
+    /// The one decode of the original, made the first time a rendition needs it (`decoded` keeps it).
+    private func decodeOnce(_ decoded: inout DecodedImage?, _ bytes: UnsafeRawBufferPointer, path: String,
+                            longestEdge: () throws(PipelineError) -> Int) throws(PipelineError) -> DecodedImage {
+        if let decoded { return decoded }
+        let image = try decode(bytes, path: path, longestEdge: try longestEdge())
+        decoded = image
+        return image
+    }
+
     /// The one decode of the original, reduced in the codec for `longestEdge` (the largest rendition wanted).
     private func decode(_ bytes: UnsafeRawBufferPointer, path: String, longestEdge: Int) throws(PipelineError) -> DecodedImage {
         do { return try DecodePlan(size: .longestEdge(longestEdge), options: thumbnailer.decodeOptions).decode(bytes, name: path) } catch {
@@ -148,19 +154,6 @@ struct ThumbnailWork: Sendable {
     /// ``DecodePlan`` the library's ``ImagePipeline`` finishes its images with.
     private func rendition(_ decoded: DecodedImage, longestEdge: Int) -> Bitmap {
         DecodePlan(size: .longestEdge(longestEdge), options: thumbnailer.decodeOptions).finish(decoded, resampler: thumbnailer.resampler)
-    }
-
-    /// The other encodings of one thumbnail or display rendition, beside it under the same name.
-    private func writeExtraFormats(_ bitmap: Bitmap, size: Int, path: String) throws(PipelineError) {
-        for format in extraFormats {
-            var other = thumbnailer
-            other.format = format
-            let encoded: EncodedImage
-            do { encoded = try other.encode(bitmap, name: path) } catch { throw .imaging(error) }
-            let relative = GalleryNaming.thumbnailPath(id: id, name: name, size: size, extension: encoded.fileExtension)
-            do { try AtomicFile.write(encoded.bytes, to: folder + "/" + relative) } catch { throw .gallery(error) }
-            store.publish(relative)
-        }
     }
 
     /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`
