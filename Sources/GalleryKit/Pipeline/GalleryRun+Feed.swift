@@ -71,7 +71,7 @@ extension GalleryRun {
             let offered = photo.images.map(\.url) + (photo.imageURL.map { [$0] } ?? [])
             let error = PipelineError.source(.noImageURL(photoID: photo.id, offered: offered))
             let metadata = PhotoMetadata(id: photo.id, name: photo.name,
-                                         photographer: photo.user.map { $0.fullname?.isEmpty == false ? $0.fullname! : $0.username },
+                                         photographer: photo.user?.displayName,
                                          rating: photo.rating, description: photo.description, page: number)
             try? journal?.append(.seen(metadata))
             try? journal?.append(.failed(id: photo.id, reason: error.description))

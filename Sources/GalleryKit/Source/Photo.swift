@@ -138,6 +138,12 @@ public struct PhotoUser: Sendable, Hashable, Codable {
         self.fullname = fullname
     }
 
+    /// The name the gallery credits: the full name when given and not empty, else the user name.
+    public var displayName: String {
+        if let fullname, !fullname.isEmpty { return fullname }
+        return username
+    }
+
     /// Reads a user from the API's JSON.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)

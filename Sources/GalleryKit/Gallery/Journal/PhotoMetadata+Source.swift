@@ -6,7 +6,7 @@ extension PhotoMetadata {
         self.init(
             id: photo.id,
             name: photo.name,
-            photographer: photo.user.map { $0.fullname?.isEmpty == false ? $0.fullname! : $0.username },
+            photographer: photo.user?.displayName,
             rating: photo.rating,
             description: photo.description,
             sourceURL: selected.imageURL.absoluteString,
