@@ -1,5 +1,6 @@
 import Foundation
 import GalleryTestSupport
+import DatasetFormats
 import Testing
 @testable import GalleryKit
 
@@ -110,6 +111,36 @@ import Testing
         var ids: [Int] = [], counts: [Int] = []
         while let s = try reader.next() { ids.append(s.id); counts.append(s.rows.count) }
         #expect(ids == [0, 1, 2] && counts == [1, 2, 1])
+    }
+
+    /// A `--shard K/N` process reads only the Parquet row groups that hold its own shards' rows; the others'
+    /// rows are counted from the footer. 1,000 rows in groups of 100, two files' worth of shard ids.
+    @Test func aParquetShardReadsOnlyTheRowGroupsOfItsOwnRows() throws {
+        let dir = try TempDirectory()
+        let writer = try ParquetWriter(handle: try LocalFolderSink(folder: dir.path).create("urls.parquet"),
+                                       columns: [.init(name: "url", kind: .string), .init(name: "caption", kind: .string)],
+                                       maxRowsPerGroup: 100)
+        for i in 0..<1000 { try writer.append([.string("http://h/\(i).jpg"), .string("c\(i)")]) }
+        try writer.close()
+        let format = try DatasetInputFormat(parsing: "parquet")
+        var columns = DatasetColumns()
+        columns.captionColumn = "caption"
+        for (perShard, expectedGroups) in [(100, 5), (150, 6), (1000, 0)] {
+            let reader = ShardReader(files: [dir.file("urls.parquet")], format: format, columns: columns, perShard: perShard)
+            reader.readsRows = { $0 % 2 == 1 }
+            var seen: [(id: Int, rows: [DatasetRow], count: Int)] = []
+            while let shard = try reader.next() { seen.append(shard) }
+            let shards = (1000 + perShard - 1) / perShard
+            #expect(seen.map(\.id) == Array(0..<shards), "\(perShard)")
+            #expect(seen.map(\.count) == (0..<shards).map { min(perShard, 1000 - $0 * perShard) }, "\(perShard)")
+            for shard in seen {
+                let first = shard.id * perShard
+                let wanted = shard.id % 2 == 1 ? (first..<(first + shard.count)).map { "http://h/\($0).jpg" } : []
+                #expect(shard.rows.map(\.url) == wanted, "shard \(shard.id) of \(perShard)")
+                #expect(shard.rows.map(\.caption) == wanted.indices.map { "c\(first + $0)" }, "shard \(shard.id) of \(perShard)")
+            }
+            #expect(reader.rowGroupsRead == expectedGroups, "\(perShard) rows a shard: \(reader.rowGroupsRead) row groups read")
+        }
     }
 
     @Test func keysAreImg2datasetKeys() {

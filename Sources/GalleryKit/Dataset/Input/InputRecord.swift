@@ -51,4 +51,16 @@ protocol InputRecordReader: AnyObject {
     /// The file's column names (CSV header, the first JSON record's keys, `url` for txt).
     var columns: [String] { get }
     func next() throws(DatasetError) -> InputRecord?
+    /// Passes over the next `count` records without making them (a shard another process writes, or one an
+    /// earlier run finished); returns how many there were (fewer at the end of the file).
+    func skip(_ count: Int) throws(DatasetError) -> Int
+}
+
+extension InputRecordReader {
+    /// Text formats have no index of their records: they are read and dropped.
+    func skip(_ count: Int) throws(DatasetError) -> Int {
+        var skipped = 0
+        while skipped < count, try next() != nil { skipped += 1 }
+        return skipped
+    }
 }

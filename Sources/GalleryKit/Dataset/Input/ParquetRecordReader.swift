@@ -14,6 +14,8 @@ final class ParquetRecordReader: InputRecordReader {
     private var names: [String] = []
     private var row = 0
     private var rowsBefore = 0
+    /// Row groups decoded so far (a skipped row group is never read).
+    private(set) var rowGroupsRead = 0
 
     init(path: String) throws(DatasetError) {
         do { file = try ParquetFileReader(path: path) } catch {
@@ -27,18 +29,54 @@ final class ParquetRecordReader: InputRecordReader {
             if group >= 0 { rowsBefore += file.rowGroupRowCounts[group] }
             group += 1
             guard group < file.rowGroupRowCounts.count else { return nil }
-            names = (wanted ?? columns).filter(columns.contains)
-            do { values = try file.readRowGroup(group, columns: names) } catch {
-                throw .unreadableInput(path: file.path, reason: error.reason)
-            }
+            try load(group)
             row = 0
-            // No kept column in the file (the column check refuses that first): rows with no fields, each failing.
-            if names.isEmpty { values = [Array(repeating: .null, count: file.rowGroupRowCounts[group])] }
         }
         var fields: [String: InputValue] = [:]
         for (i, name) in names.enumerated() { fields[name] = InputValue(values[i][row]) }
         defer { row += 1 }
         return InputRecord(fields: fields, problem: nil, line: rowsBefore + row + 1)
+    }
+
+    /// Skips `count` rows by the footer's row counts: a row group wholly inside them is never read, so a
+    /// `--shard K/N` process reads only the row groups that hold its own shards' rows.
+    func skip(_ count: Int) throws(DatasetError) -> Int {
+        var left = count
+        while left > 0 {
+            if let loaded = values.first, row < loaded.count {
+                let step = min(left, loaded.count - row)
+                row += step
+                left -= step
+                continue
+            }
+            if group + 1 >= file.rowGroupRowCounts.count { break }
+            if group >= 0 { rowsBefore += file.rowGroupRowCounts[group] }
+            group += 1
+            row = 0
+            values = []
+            let rows = file.rowGroupRowCounts[group]
+            if rows <= left {
+                left -= rows
+                // Left unread and marked passed: the next step moves beyond it.
+                values = [[]]
+            } else {
+                try load(group)
+                row = left
+                left = 0
+            }
+        }
+        return count - left
+    }
+
+    /// Decodes row group `index` of the kept columns into ``values``.
+    private func load(_ index: Int) throws(DatasetError) {
+        names = (wanted ?? columns).filter(columns.contains)
+        do { values = try file.readRowGroup(index, columns: names) } catch {
+            throw .unreadableInput(path: file.path, reason: error.reason)
+        }
+        rowGroupsRead += 1
+        // No kept column in the file (the column check refuses that first): rows with no fields, each failing.
+        if names.isEmpty { values = [Array(repeating: .null, count: file.rowGroupRowCounts[index])] }
     }
 }
 

@@ -23,9 +23,16 @@ public final class ShardReader {
     private var reader: (any InputRecordReader)?
     private var kept: [(output: String, input: String)]
     private var nextShard: Int
+    /// Row groups read from the files before the current one.
+    private var groupsBefore = 0
 
     /// The file the current shard comes from (for messages).
     public private(set) var currentFile = ""
+    /// Whether a shard's rows are wanted (by id); an unwanted shard is passed over unmade, its rows counted
+    /// only (a Parquet file's row groups that hold none of the wanted rows are not even read).
+    public var readsRows: (Int) -> Bool = { _ in true }
+    /// Row groups of Parquet input decoded so far.
+    public private(set) var rowGroupsRead = 0
 
     public init(files: [String], format: DatasetInputFormat, columns: DatasetColumns, perShard: Int,
                 firstShard: Int = 0) {
@@ -40,8 +47,9 @@ public final class ShardReader {
     /// The output names of the kept columns, in order.
     public var keptNames: [String] { kept.map(\.output) }
 
-    /// The next shard's id and rows, or nil when every file is read.
-    public func next() throws(DatasetError) -> (id: Int, rows: [DatasetRow])? {
+    /// The next shard's id, rows (none when ``readsRows`` refuses it) and row count, or nil when every
+    /// file is read.
+    public func next() throws(DatasetError) -> (id: Int, rows: [DatasetRow], count: Int)? {
         while true {
             if reader == nil {
                 fileIndex += 1
@@ -56,14 +64,25 @@ public final class ShardReader {
                 (opened as? ParquetRecordReader)?.wanted = kept.map(\.input)
                 reader = opened
             }
+            guard let current = reader else { continue }
             var rows: [DatasetRow] = []
-            while rows.count < perShard, let record = try reader!.next() {
-                rows.append(row(record, index: rows.count))
+            let count: Int
+            if readsRows(nextShard) {
+                while rows.count < perShard, let record = try current.next() {
+                    rows.append(row(record, index: rows.count))
+                }
+                count = rows.count
+            } else {
+                count = try current.skip(perShard)
             }
-            if rows.count < perShard { reader = nil }
-            if rows.isEmpty { continue }
+            if let parquet = current as? ParquetRecordReader { rowGroupsRead = groupsBefore + parquet.rowGroupsRead }
+            if count < perShard {
+                reader = nil
+                groupsBefore = rowGroupsRead
+            }
+            if count == 0 { continue }
             defer { nextShard += 1 }
-            return (nextShard, rows)
+            return (nextShard, rows, count)
         }
     }
 

@@ -91,18 +91,21 @@ public final class DatasetRun: Sendable {
         }
         let schema = DatasetSchema(keptNames: reader.keptNames, keptTypes: types, extractExif: options.extractExif,
                                    hash: options.computeHash)
+        // Shards another --shard writes, or an earlier run finished, are counted, not read.
+        let sharding = options.shard
+        reader.readsRows = { id in !done.contains(id) && sharding.map { id % $0.count == $0.index } ?? true }
         let summary = Locked(DatasetSummary())
         var stop: DatasetError?
         await withTaskGroup(of: Void.self) { group in
             var running = 0
-            var next: (id: Int, rows: [DatasetRow])? = first
+            var next: (id: Int, rows: [DatasetRow], count: Int)? = first
             while let shard = next {
                 let name = options.shardName(shard.id)
                 if let sharding = options.shard, shard.id % sharding.count != sharding.index {
-                    observer?.shardSkipped(name: name, rows: shard.rows.count, done: false)
+                    observer?.shardSkipped(name: name, rows: shard.count, done: false)
                 } else if done.contains(shard.id) {
                     summary.withLock { $0.shardsAlreadyDone += 1 }
-                    observer?.shardSkipped(name: name, rows: shard.rows.count, done: true)
+                    observer?.shardSkipped(name: name, rows: shard.count, done: true)
                 } else {
                     if running >= options.shardsInFlight { await group.next(); running -= 1 }
                     running += 1
