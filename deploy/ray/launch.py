@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Runs a fetch-gallery job as N shards on Ray, one task per shard, then merges the gallery.
+"""Runs a fetch-gallery job as N shards on Ray, one task per shard: a gallery, then its merge,
+or a dataset, then its summary.
 
     python3 deploy/ray/launch.py --shards 64 -- run --api https://api.example.com/v1 --pages 20000 --out /shared/gallery
+    python3 deploy/ray/launch.py --shards 64 -- dataset --url-list /shared/urls --output-folder /shared/dataset ...
 
 It joins the cluster of RAY_ADDRESS or --address (or a local one it starts: --cpus N). Each task
-runs `fetch-gallery run --shard K/64 ...` on one CPU; Ray runs a failed or killed shard again
-(--retries, default 3), which resumes from its journal and partial files; a usage error (exit 2)
-is not retried. Each shard's progress is printed here, a line at a time. Every node must see the
-gallery folder (a shared filesystem, or --out s3://) and have the binary ($FETCH_GALLERY or PATH).
+runs `fetch-gallery run|dataset --shard K/64 ...` on one CPU; Ray runs a failed or killed shard
+again (--retries, default 3), which resumes (a gallery from its journal and partial files, a
+dataset from its finished shards); a usage error (exit 2) is not retried. Each shard's progress
+is printed here, a line at a time. Every node must see the output folder (a shared filesystem,
+or a gallery's --out s3://) and have the binary ($FETCH_GALLERY or PATH).
 """
 import os
 import sys

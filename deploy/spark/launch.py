@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Runs a fetch-gallery job as N shards on Spark, one task per shard, then merges the gallery.
+"""Runs a fetch-gallery job as N shards on Spark, one task per shard: a gallery, then its merge,
+or a dataset, then its summary.
 
     python3 deploy/spark/launch.py --shards 64 -- run --api https://api.example.com/v1 --pages 20000 --out /shared/gallery
     spark-submit deploy/spark/launch.py --shards 64 -- run ...     # on the master spark-submit names
+    spark-submit deploy/spark/launch.py --shards 64 -- dataset --url-list /shared/urls --output-folder /shared/dataset ...
 
 The master is --address (a Spark master URL), spark-submit's, or local[N] with --cpus N. Each task
-runs `fetch-gallery run --shard K/64 ...`; Spark runs a failed or killed shard again (--retries,
-default 3: spark.task.maxFailures is one more), which resumes from its journal and partial files;
-a usage error (exit 2) is not retried. Each shard's progress is printed here, a line at a time.
-Every executor must see the gallery folder (a shared filesystem, or --out s3://) and have the
-binary ($FETCH_GALLERY or PATH).
+runs `fetch-gallery run|dataset --shard K/64 ...`; Spark runs a failed or killed shard again
+(--retries, default 3: spark.task.maxFailures is one more), which resumes (a gallery from its
+journal and partial files, a dataset from its finished shards); a usage error (exit 2) is not
+retried. Each shard's progress is printed here, a line at a time. Every executor must see the
+output folder (a shared filesystem, or a gallery's --out s3://) and have the binary
+($FETCH_GALLERY or PATH).
 """
 import os
 import sys

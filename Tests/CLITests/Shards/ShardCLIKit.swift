@@ -27,6 +27,17 @@ enum ShardCLIKit {
         return (runner, String(notice.prefix { $0 != " " }))
     }
 
+    /// The demo catalogue served (stop it with SIGTERM), `fetch-gallery run`'s arguments for it (4 pages,
+    /// thumbnails of 64 and 128 px, one decoding thread) and the gallery one process makes of it in `out`,
+    /// the one a sharded run must equal.
+    static func demoGallery(oneProcessOut out: String) async throws -> (server: ProcessRunner, source: [String]) {
+        let (server, api) = try await serveDemo()
+        let source = ["--api", api, "--pages", "4", "--sizes", "64,128", "--workers", "1"]
+        let one = try ProcessRunner.run(GalleryCLIKit.binary, ["run"] + source + ["--out", out, "--progress", "none"], timeout: 600)
+        #expect(one.exitCode == 0, "the one-process run failed: \(one.stderrText)")
+        return (server, source)
+    }
+
     static func merge(_ out: String, _ extra: [String] = []) throws -> ProcessResult {
         try ProcessRunner.run(GalleryCLIKit.binary, ["merge", out] + extra, timeout: 60)
     }

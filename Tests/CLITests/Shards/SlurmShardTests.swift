@@ -13,12 +13,9 @@ struct SlurmShardTests {
 
     @Test func arrayOfFourShardsThenADependentMergeEqualsOneProcess() async throws {
         let cluster = try SlurmCluster()
-        let (server, api) = try await ShardCLIKit.serveDemo()
-        defer { server.send(SIGTERM) }
         let dir = try TempDirectory()
-        let source = ["--api", api, "--pages", "4", "--sizes", "64,128", "--workers", "1"]
-        let one = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("one"), "--progress", "none"], timeout: 600)
-        #expect(one.exitCode == 0, "stderr: \(one.stderrText)")
+        let (server, source) = try await ShardCLIKit.demoGallery(oneProcessOut: dir.file("one"))
+        defer { server.send(SIGTERM) }
 
         let out = dir.file("sharded")
         let array = try cluster.submit(["--array=0-3", "-o", "shard-%A_%a.out", Self.deploy + "/shards.sh"] + source + ["--out", out],
@@ -39,26 +36,15 @@ struct SlurmShardTests {
         // 4 pages of 2 photos of ~300 kB; every image trickles at 40 kB/s, so a shard takes ~7 s. The trickle
         // counts each 1/10 s slice before sending it: the slices in flight at the kill (2 x 4 kB) are
         // counted but never arrive, within the 2% allowance.
-        let api = try GalleryCLIKit(pages: 4, perPage: 2,
-                                    corpusFiles: ["exif-orientation/Landscape_1.jpg", "exif-orientation/Portrait_1.jpg"])
-        func serve(trickle: Bool) throws {
-            for (id, file) in api.files {
-                let bytes = try Corpus.bytes(file)
-                api.server.route(api.imagePath(id)) { _, _ in
-                    let response = FaultServer.Response.file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg")
-                    return trickle ? response.trickle(bytesPerSecond: 40_000) : response
-                }
-            }
-        }
+        let catalogue = try KillResumeCatalogue(photos: ["exif-orientation/Landscape_1.jpg", "exif-orientation/Portrait_1.jpg"])
+        let api = catalogue.api
         let dir = try TempDirectory()
-        let source = ["--api", api.server.baseURL, "--pages", "4", "--sizes", "64", "--workers", "1"]
-        try serve(trickle: false)
-        let one = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("one"), "--progress", "none"], timeout: 120)
-        #expect(one.exitCode == 0, "stderr: \(one.stderrText)")
+        let source = catalogue.source
+        try catalogue.runOneProcess(out: dir.file("one"))
         let victimPaths = api.pages[1].map { api.imagePath($0) }  // shard 1 of 4 owns page 2
         let before = victimPaths.map { api.server.bodyBytesSent(path: $0) }.reduce(0, +)
 
-        try serve(trickle: true)
+        try catalogue.serve { response, _ in response.trickle(bytesPerSecond: 40_000) }
         let out = dir.file("sharded")
         let array = try cluster.submit(["--array=0-3", "-o", "shard-%A_%a.out", Self.deploy + "/shards.sh"] + source + ["--out", out],
                                        environment: Self.jobEnvironment)
@@ -84,7 +70,7 @@ struct SlurmShardTests {
         #expect(merged.exitCode == 1 && merged.stderrText.contains("unfinished") && merged.stderrText.contains("1/4"), "\(merged.stderrText)")
 
         // Slurm runs it again (the count given, so an array of that one shard will do).
-        try serve(trickle: false)
+        try catalogue.serve()
         let again = try cluster.submit(["--array=1", "-o", "again-%A_%a.out", Self.deploy + "/shards.sh"] + source + ["--out", out],
                                        environment: Self.jobEnvironment.merging(["SHARDS": "4"]) { $1 })
         let rerun = try cluster.waitForJobs([again], timeout: 300)
