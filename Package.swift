@@ -55,27 +55,31 @@ let package = Package(
         .target(name: "CColor", linkerSettings: [.linkedLibrary("lcms2")]),
         // The project's lock and continuation hand-off, both visible to ThreadSanitizer (see its files);
         // every module that locks or hands values between threads uses them instead of Synchronization's.
-        .target(name: "GallerySync"),
-        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CHeif", "CColor", "GallerySync"],
+        // Every file system call of the project, checked (EINTR retried, errors naming the call and the path),
+        // the one atomic publish and the one line reader; below every library (Scripts/check-system-layer).
+        .target(name: "GallerySystem"),
+        .target(name: "GallerySync", dependencies: ["GallerySystem"]),
+        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CHeif", "CColor", "GallerySync", "GallerySystem"],
                 swiftSettings: optimizedImaging),
-        .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync"]),
+        .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync", "GallerySystem"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib's gzFile stream, for `dataset --input-format csv.gz` and the other .gz URL lists.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto", "GallerySync", "CZlib",
-                                                   "DatasetFormats"]),
+                                                   "DatasetFormats", "GallerySystem"]),
         // Debian's libsnappy and libzstd, for Parquet pages.
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // The training-dataset writers (webdataset tar, Parquet, TFRecord, img2dataset's shard layout).
-        .target(name: "DatasetFormats", dependencies: ["CSnappy", "CZstd", "CZlib"]),
+        .target(name: "DatasetFormats", dependencies: ["CSnappy", "CZstd", "CZlib", "GallerySystem"]),
         .executableTarget(
             name: "fetch-gallery",
             dependencies: [
                 "GalleryKit",
                 "GalleryDemo",
                 "GallerySync",
+                "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +89,7 @@ let package = Package(
             dependencies: [
                 "GalleryImaging",
                 "GallerySync",
+                "GallerySystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -102,12 +107,13 @@ let package = Package(
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
         .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
-        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GalleryTestTraits", "GallerySync"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GalleryTestTraits", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GalleryTestTraits", "GallerySync"]),
         // The gallery viewer in Debian's Chromium (headless, through chromedriver), on a gallery the built command made.
         .testTarget(name: "BrowserTests", dependencies: ["GalleryTestSupport"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
+        .testTarget(name: "GallerySystemTests", dependencies: ["GallerySystem"]),
         // The dataset writers' output read back by webdataset, pyarrow, fastparquet, duckdb, datasets, tfrecord.
         .testTarget(name: "DatasetFormatsTests", dependencies: ["DatasetFormats"], exclude: ["Readers", "Fixtures"]),
         // Scripts/test-one, as CI runs it, on a deliberately crashing and a hanging test process.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import GallerySystem
 
 /// Long-lived threads of the process carry short names, so `top -H`, `perf` and
 /// `/proc/PID/task/*/comm` tell the transfer loops, the decode workers and the rest apart.
@@ -30,11 +31,11 @@ public enum NamedThread {
         // pthread_setname_np and prctl(PR_SET_NAME) are not callable from Swift's Glibc module (one is
         // behind _GNU_SOURCE, the other variadic); the kernel takes the same name written here.
         #if canImport(Glibc)
-        let fd = open("/proc/thread-self/comm", O_WRONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        let bytes = Array(name.utf8.prefix(maxNameLength))
-        return bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
+        let path = "/proc/thread-self/comm"
+        guard let fd = try? Syscall.open(path, O_WRONLY) else { return false }
+        defer { Syscall.closeQuietly(fd) }
+        // One write(2): the kernel takes the name whole or refuses it (ERANGE).
+        return (try? Syscall.writeAll(fd, Array(name.utf8.prefix(maxNameLength)), path: path)) != nil
         #else
         return false
         #endif

@@ -3,34 +3,12 @@ import GalleryTestSupport
 import Testing
 @testable import GalleryTransfer
 
-/// Small bodies held in memory are published through an anonymous file named by `linkat`; where that is
-/// refused, the `.part` + `rename` way still runs, and either way the destination appears whole.
+/// Small bodies held in memory are published through an anonymous file named by `linkat`
+/// (GallerySystemTests' `AtomicWriteTests` test that way alone); where that is refused, the `.part` +
+/// `rename` way still runs, and either way the destination appears whole.
 @Suite struct DownloadAnonymousFileTests {
     static func names(_ dir: TempDirectory) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
-    }
-
-    @Test(arguments: [false, true])
-    func aNewFileIsPublishedWholeWithNothingElseMade(durable: Bool) throws {
-        let dir = try TempDirectory()
-        let body = Kit.bytes(45_000, seed: 3)
-        #expect(try AnonymousFile.publish(body, to: dir.file("a.jpg"), durable: durable))
-        #expect(Kit.read(dir.file("a.jpg")) == body)
-        #expect(Self.names(dir) == ["a.jpg"])
-    }
-
-    @Test func anExistingFileIsLeftAloneAndTheCallerIsTold() throws {
-        let dir = try TempDirectory()
-        _ = try dir.write(Array("old".utf8), to: "a.jpg")
-        #expect(try !AnonymousFile.publish(Kit.bytes(1_000, seed: 1), to: dir.file("a.jpg"), durable: false))
-        #expect(Kit.read(dir.file("a.jpg")) == Array("old".utf8))
-        #expect(Self.names(dir) == ["a.jpg"])
-    }
-
-    @Test func aMissingFolderIsRefusedNotThrown() throws {
-        let dir = try TempDirectory()
-        #expect(try !AnonymousFile.publish([1, 2, 3], to: dir.file("no/such/a.jpg"), durable: false))
-        #expect(Self.names(dir).isEmpty)
     }
 
     /// The fallback through the engine: a destination already there is replaced by way of `.part` + rename.

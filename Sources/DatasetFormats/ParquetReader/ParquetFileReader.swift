@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GallerySystem
 
 /// Reads a Parquet file's flat columns row group by row group, without loading the file: the footer is
 /// read once, then for each row group only the chunks of the columns asked for (a LAION file's
@@ -37,11 +38,13 @@ public final class ParquetFileReader {
 
     public init(path: String) throws(ParquetReadError) {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ParquetReadError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { close(fd); throw ParquetReadError(path: path, reason: "cannot stat: \(String(cString: strerror(errno)))") }
-        fileSize = Int(st.st_size)
+        do throws(SystemError) { fd = try Syscall.open(path, O_RDONLY) } catch {
+            throw ParquetReadError(path: path, reason: "cannot open: \(error.message)")
+        }
+        do throws(SystemError) { fileSize = try Syscall.size(fd, path: path) } catch {
+            Syscall.closeQuietly(fd)
+            throw ParquetReadError(path: path, reason: "cannot stat: \(error.message)")
+        }
         do throws(ParquetFormatProblem) {
             let tail = try Self.pread(fd, count: 8, at: fileSize - 8, fileSize: fileSize)
             guard fileSize >= 12, Array(tail[4...]) == Array("PAR1".utf8) else {
@@ -57,12 +60,12 @@ public final class ParquetFileReader {
             rowGroupRowCounts = footer.rowGroups.map { Int(clamping: $0.rowCount) }
             guard rowGroupRowCounts.allSatisfy({ $0 >= 0 }) else { throw ParquetFormatProblem("a row group with a negative row count") }
         } catch {
-            close(fd)
+            Syscall.closeQuietly(fd)
             throw ParquetReadError(path: path, reason: error.reason)
         }
     }
 
-    deinit { close(fd) }
+    deinit { Syscall.closeQuietly(fd) }
 
     /// Reads row group `index`: for each name in `names`, its values, one per row.
     public func readRowGroup(_ index: Int, columns names: [String]) throws(ParquetReadError) -> [[ParquetReadValue]] {
@@ -141,14 +144,11 @@ public final class ParquetFileReader {
         guard offset >= 0, count >= 0, offset + count <= fileSize else {
             throw ParquetFormatProblem("\(count) bytes at \(offset) lie past the end of the file (\(fileSize) bytes)")
         }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ParquetFormatProblem(n == 0 ? "the file ended early" : "read failed: \(String(cString: strerror(errno)))") }
-            done += n
+        let bytes: [UInt8]
+        do throws(SystemError) { bytes = try Syscall.read(fd, count: count, at: Int64(offset), path: "") } catch {
+            throw ParquetFormatProblem("read failed: \(error.message)")
         }
+        guard bytes.count == count else { throw ParquetFormatProblem("the file ended early") }
         return bytes
     }
 }

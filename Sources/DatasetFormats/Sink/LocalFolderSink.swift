@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import GallerySystem
 
 /// A `DatasetSink` over a local folder. Each file is written as `name.part` and renamed to `name` when
 /// its handle closes; a handle dropped without `close()` removes its `.part` file.
@@ -32,33 +33,17 @@ public struct LocalFolderSink: DatasetSink {
 
     public func exists(_ name: String) -> Bool {
         guard let name = try? validatedRelativeName(name) else { return false }
-        return access(path(of: name), F_OK) == 0
+        return Syscall.exists(path(of: name))
     }
 
     public func list() throws(DatasetFormatError) -> [String] {
-        guard let dir = opendir(folder) else { throw .io(path: folder, operation: "opendir", errno: errno) }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        try DatasetFormatError.io { () throws(SystemError) in try Syscall.names(in: folder).sorted() }
     }
 
     private func path(of name: String) -> String { folder.hasSuffix("/") ? folder + name : folder + "/" + name }
 
     static func makeDirectories(_ path: String) throws(DatasetFormatError) {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for part in path.split(separator: "/") {
-            prefix += part
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw .io(path: prefix, operation: "mkdir", errno: errno)
-            }
-            prefix += "/"
-        }
+        try DatasetFormatError.io { () throws(SystemError) in try Syscall.makeDirectories(path) }
     }
 }
 
@@ -75,14 +60,14 @@ final class LocalFileHandle: DatasetFileHandle {
         self.name = name
         self.path = path
         self.partPath = path + ".part"
-        fd = open(partPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .io(path: partPath, operation: "open", errno: errno) }
+        let partPath = partPath
+        fd = try DatasetFormatError.io { () throws(SystemError) in try Syscall.open(partPath, O_WRONLY | O_CREAT | O_TRUNC) }
     }
 
     deinit {
         if fd >= 0 {
-            Glibc.close(fd)
-            unlink(partPath)
+            Syscall.closeQuietly(fd)
+            Syscall.remove(partPath)
         }
     }
 
@@ -100,15 +85,12 @@ final class LocalFileHandle: DatasetFileHandle {
         try flush()
         let descriptor = fd
         fd = -1
-        if Glibc.close(descriptor) != 0 {
-            let code = errno
-            unlink(partPath)
-            throw .io(path: partPath, operation: "close", errno: code)
-        }
-        if rename(partPath, path) != 0 {
-            let code = errno
-            unlink(partPath)
-            throw .io(path: path, operation: "rename", errno: code)
+        do throws(SystemError) {
+            try Syscall.close(descriptor, path: partPath)
+            try Syscall.rename(partPath, path)
+        } catch {
+            Syscall.remove(partPath)
+            throw .io(error)
         }
     }
 
@@ -122,14 +104,19 @@ final class LocalFileHandle: DatasetFileHandle {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(DatasetFormatError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: partPath, operation: "write", errno: errno)
-            }
-            offset += written
-        }
+        let (fd, partPath) = (fd, partPath)
+        try DatasetFormatError.io { () throws(SystemError) in try Syscall.writeAll(fd, bytes, path: partPath) }
+    }
+}
+
+extension DatasetFormatError {
+    /// A failed system call as `.io`, naming the path, the call and its `errno`.
+    static func io(_ failure: SystemError) -> DatasetFormatError {
+        .io(path: failure.path, operation: failure.call, errno: failure.errno)
+    }
+
+    /// Runs `body`, a failed system call as ``io(_:)``.
+    static func io<T>(_ body: () throws(SystemError) -> T) throws(DatasetFormatError) -> T {
+        do throws(SystemError) { return try body() } catch { throw .io(error) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GallerySync
+import GallerySystem
 
 #if canImport(Glibc)
 import Glibc
@@ -134,10 +135,9 @@ public final class DemoImageStore: Sendable {
             try? FileManager.default.removeItem(at: temporary)
             throw .cacheWriteFailed(path: url.path, reason: String(describing: error))
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do throws(SystemError) { try Syscall.rename(temporary.path, url.path) } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw .cacheWriteFailed(path: url.path, reason: reason)
+            throw .cacheWriteFailed(path: url.path, reason: error.message)
         }
     }
 

@@ -1,43 +1,22 @@
-#if canImport(Glibc)
+import GallerySystem
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// Whole-file reads with POSIX calls: images are small next to their pixels, one read is the
-/// simplest fast path, and errno becomes a typed error naming the file.
+/// Whole-file reads: images are small next to their pixels, one read is the simplest fast path, and a
+/// failed call becomes a typed error naming the file (GallerySystem's `Syscall` makes the calls).
 enum FileBytes {
     static func read(_ path: String) throws(DecodeError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(name: path, reason: errnoText()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io(name: path, reason: errnoText()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .io(name: path, reason: "not a regular file") }
-        let size = Int(info.st_size)
-        var failure: String?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var done = 0
-            while done < size {
-                let n = systemRead(fd, buffer.baseAddress! + done, size - done)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failure = errnoText(); break }
-                if n == 0 { break }  // shrank while reading: decode what is there
-                done += n
-            }
-            initialized = done
-        }
-        if let failure { throw .io(name: path, reason: failure) }
-        return bytes
+        let fd = try DecodeError.io { () throws(SystemError) in try Syscall.open(path, O_RDONLY) }
+        defer { Syscall.closeQuietly(fd) }
+        let info = try DecodeError.io { () throws(SystemError) in try Syscall.status(fd, path: path) }
+        guard Syscall.isRegular(info) else { throw .io(name: path, reason: "not a regular file") }
+        // Fewer bytes when the file shrank while being read: decode what is there.
+        return try DecodeError.io { () throws(SystemError) in try Syscall.read(fd, count: Int(info.st_size), path: path) }
     }
+}
 
-    private static func systemRead(_ fd: Int32, _ into: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(fd, into, count)
-        #else
-        Darwin.read(fd, into, count)
-        #endif
+extension DecodeError {
+    /// Runs `body`, a failed system call as `.io` naming the file and `strerror`'s reason.
+    static func io<T>(_ body: () throws(SystemError) -> T) throws(DecodeError) -> T {
+        do throws(SystemError) { return try body() } catch { throw .io(name: error.path, reason: error.message) }
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

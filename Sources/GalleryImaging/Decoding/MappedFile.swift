@@ -1,8 +1,5 @@
-#if canImport(Glibc)
+import GallerySystem
 import Glibc
-#else
-import Darwin
-#endif
 
 /// A file's bytes mapped read-only into memory, for decoding and hashing without copying them.
 ///
@@ -13,42 +10,24 @@ import Darwin
 public final class MappedFile: @unchecked Sendable {  // immutable after init; the mapping is read-only
     /// The path, for error messages.
     public let path: String
-    private let base: UnsafeMutableRawPointer?
+    private let region: MappedRegion
     /// The file's size in bytes when it was mapped.
-    public let count: Int
+    public var count: Int { region.count }
 
     /// Maps the regular file at `path`; errors name the path and the reason.
     public init(path: String) throws(DecodeError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(name: path, reason: Self.errnoText()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io(name: path, reason: Self.errnoText()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .io(name: path, reason: "not a regular file") }
-        count = Int(info.st_size)
-        guard count > 0 else {  // mmap refuses a zero length; an empty file is simply no bytes
-            base = nil
-            return
+        let fd = try DecodeError.io { () throws(SystemError) in try Syscall.open(path, O_RDONLY) }
+        defer { Syscall.closeQuietly(fd) }
+        let info = try DecodeError.io { () throws(SystemError) in try Syscall.status(fd, path: path) }
+        guard Syscall.isRegular(info) else { throw .io(name: path, reason: "not a regular file") }
+        region = try DecodeError.io { () throws(SystemError) in
+            try MappedRegion(fd: fd, count: Int(info.st_size), path: path)
         }
-        #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE
-        #else
-        let flags = MAP_PRIVATE
-        #endif
-        let p = mmap(nil, count, PROT_READ, flags, fd, 0)
-        guard let p, p != MAP_FAILED else { throw .io(name: path, reason: Self.errnoText()) }
-        base = p
-    }
-
-    deinit {
-        if let base { munmap(base, count) }
     }
 
     /// Calls `body` with the file's bytes; the buffer is valid only during the call.
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        try body(UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count))
+        try body(UnsafeRawBufferPointer(start: region.base, count: region.base == nil ? 0 : region.count))
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

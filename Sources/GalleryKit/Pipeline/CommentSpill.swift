@@ -23,7 +23,7 @@ final class CommentSpill: Sendable {
     }
 
     deinit {
-        storage.withLock { _ = Glibc.close($0.fd) }
+        storage.withLock { POSIX.closeQuietly($0.fd) }
         POSIX.remove(path)
     }
 
@@ -35,8 +35,7 @@ final class CommentSpill: Sendable {
         guard !comments.isEmpty, let line = try? encoder.encode(comments) else { return }
         storage.withLock { s in
             let bytes = Array(line)
-            let written = bytes.withUnsafeBytes { pwrite(s.fd, $0.baseAddress, $0.count, off_t(s.size)) }
-            guard written == bytes.count else { return }
+            guard (try? POSIX.writeAll(s.fd, bytes, at: s.size, path: path)) != nil else { return }
             s.lines[id] = RecordRef(offset: s.size, length: Int32(clamping: bytes.count))
             s.size += Int64(bytes.count)
         }
@@ -46,9 +45,8 @@ final class CommentSpill: Sendable {
     func comments(of id: Int) -> [Comment] {
         storage.withLock { s -> [Comment] in
             guard let ref = s.lines[id] else { return [] }
-            var bytes = [UInt8](repeating: 0, count: Int(ref.length))
-            let n = bytes.withUnsafeMutableBytes { pread(s.fd, $0.baseAddress, $0.count, off_t(ref.offset)) }
-            guard n == Int(ref.length) else { return [] }
+            guard let bytes = try? POSIX.read(s.fd, count: Int(ref.length), at: ref.offset, path: path),
+                  bytes.count == Int(ref.length) else { return [] }
             return (try? JSONDecoder().decode([Comment].self, from: Data(bytes))) ?? []
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 import Glibc
 
 /// Reads a plan file a chunk at a time: its header on opening, then its photo lines in order, and
@@ -9,10 +10,7 @@ public final class PlanReader {
     public let path: String
     /// Its first line.
     public private(set) var header = PlanFile.Header(source: "", version: 0)
-    private let fd: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var atEnd = false
+    private let lines: LineReader<FileSource>
     private var ended = false
     private let decoder = JSONDecoder()
     /// Lines read so far (the header included).
@@ -25,9 +23,8 @@ public final class PlanReader {
     /// Opens the plan at `path` and reads its header.
     public init(path: String) throws(PlanError) {
         self.path = path
-        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = errno == ENOENT ? "no such file (make it with 'fetch-gallery plan')" : String(cString: strerror(errno))
+        do throws(SystemError) { lines = try LineReader(path: path) } catch {
+            let reason = error.errno == ENOENT ? "no such file (make it with 'fetch-gallery plan')" : error.message
             throw .unreadable(path: path, reason: reason)
         }
         guard let first = try nextLine() else { throw .truncated(path: path, lines: 0) }
@@ -39,8 +36,6 @@ public final class PlanReader {
         }
         header = decoded.plan
     }
-
-    deinit { _ = Glibc.close(fd) }
 
     /// The next photo, or nil after the end line (checked against the photos read).
     public func next() throws(PlanError) -> PlannedPhoto? {
@@ -83,28 +78,13 @@ public final class PlanReader {
 
     /// The next whole line; a last line without its newline was cut short.
     private func nextLine() throws(PlanError) -> ArraySlice<UInt8>? {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let bytes = buffer[start..<newline]
-                start = newline + 1
-                line += 1
-                return bytes
-            }
-            if atEnd {
-                guard start == buffer.count else {
-                    throw .badLine(path: path, line: line + 1, reason: "the line has no newline (the file was cut short)")
-                }
-                return nil
-            }
-            buffer.removeSubrange(..<start)
-            start = 0
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-            }
-            if n == 0 { atEnd = true } else { buffer += chunk[..<n] }
+        let next: LineReader<FileSource>.Line?
+        do throws(SystemError) { next = try lines.next() } catch { throw .unreadable(path: path, reason: error.message) }
+        guard let next else { return nil }
+        line = lines.lineNumber
+        guard next.terminated else {
+            throw .badLine(path: path, line: line, reason: "the line has no newline (the file was cut short)")
         }
+        return next.bytes
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// The end of one item of a batch.
 public struct BatchOutcome: Sendable {
@@ -65,7 +66,6 @@ extension TransferEngine {
 /// Whether a destination is already a published (hence complete) regular file.
 enum PartFileCheck {
     static func isComplete(_ destination: String) -> Bool {
-        var st = stat()
-        return stat(destination, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        Syscall.regularFileStatus(destination) != nil
     }
 }

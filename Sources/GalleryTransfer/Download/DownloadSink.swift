@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// Receives a download's body on the loop thread. Small bodies stay in memory and are written once at the
 /// end (no sidecar, few syscalls); a body that outgrows `memoryLimit` spills to `NAME.part` with a sidecar
@@ -156,23 +157,28 @@ final class DownloadSink: BodySink {
     /// existing file at the destination is replaced; on failure the partial is removed.
     static func publishWhole(_ bytes: [UInt8], to paths: PartPaths, durable: Bool, removeSidecar: Bool) throws(TransferError) {
         do throws(TransferError) {
-            if !removeSidecar, try AnonymousFile.publish(bytes, to: paths.destination, durable: durable) { return }
+            if !removeSidecar, try createNew(paths.destination, with: bytes, durable: durable) { return }
             let file = try PartFile(path: paths.part, truncate: true)
             try file.write(bytes)
             if durable { try file.sync() }
             file.close()
             try publish(paths, durable: durable, removeSidecar: removeSidecar)
         } catch {
-            unlink(paths.part)
+            Syscall.remove(paths.part)
             throw error
+        }
+    }
+
+    /// ``AtomicWrite/createNew(_:with:durable:)``: false when the anonymous way is refused.
+    private static func createNew(_ path: String, with bytes: [UInt8], durable: Bool) throws(TransferError) -> Bool {
+        do throws(SystemError) { return try AtomicWrite.createNew(path, with: bytes, durable: durable) } catch {
+            throw PartFile.error(error)
         }
     }
 
     /// Renames `NAME.part` to `NAME` (atomic on one filesystem) and drops the sidecar.
     static func publish(_ paths: PartPaths, durable: Bool, removeSidecar: Bool = true) throws(TransferError) {
-        guard rename(paths.part, paths.destination) == 0 else {
-            throw TransferError(url: "", reason: .fileSystem(path: paths.destination, message: String(cString: strerror(errno))))
-        }
+        do throws(SystemError) { try Syscall.rename(paths.part, paths.destination) } catch { throw PartFile.error(error) }
         if removeSidecar { paths.removeSidecar() }
         if durable { PartFile.syncDirectory(of: paths.destination) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// A file descriptor we write to, with errors as `TransferError` (`.fileSystem` carrying path and errno text).
 /// Closed in `deinit` if the owner forgot, so no descriptor leaks on an error path.
@@ -10,14 +11,15 @@ final class PartFile {
     /// so bytes past a resume point (e.g. from a torn write) are never kept.
     init(path: String, truncate: Bool, offset: Int64 = 0) throws(TransferError) {
         self.path = path
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0)
-        fd = open(path, flags, 0o644)
-        guard fd >= 0 else { throw Self.error(path) }
+        do throws(SystemError) {
+            fd = try Syscall.open(path, O_WRONLY | O_CREAT | (truncate ? O_TRUNC : 0))
+        } catch {
+            throw Self.error(error)
+        }
         if !truncate {
-            guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
-                let e = Self.error(path)
+            do throws(SystemError) { try Syscall.truncate(fd, to: offset, path: path) } catch {
                 close()
-                throw e
+                throw Self.error(error)
             }
         }
     }
@@ -25,50 +27,29 @@ final class PartFile {
     deinit { close() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(TransferError) {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let n = Foundation.write(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Self.error(path)
-            }
-            left -= n
-            p += n
-        }
+        do throws(SystemError) { try Syscall.writeAll(fd, bytes, path: path) } catch { throw Self.error(error) }
     }
 
     func write(_ bytes: [UInt8]) throws(TransferError) {
-        // withUnsafeBytes rethrows untyped errors, so the typed error is carried out by hand.
-        var failure: TransferError?
-        bytes.withUnsafeBytes { p in
-            do throws(TransferError) { try write(p) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        do throws(SystemError) { try Syscall.writeAll(fd, bytes, path: path) } catch { throw Self.error(error) }
     }
 
     func sync() throws(TransferError) {
-        guard fsync(fd) == 0 else { throw Self.error(path) }
+        do throws(SystemError) { try Syscall.fsync(fd, path: path) } catch { throw Self.error(error) }
     }
 
     func close() {
         if fd >= 0 {
-            Foundation.close(fd)
+            Syscall.closeQuietly(fd)
             fd = -1
         }
     }
 
-    static func error(_ path: String) -> TransferError {
-        TransferError(url: "", reason: .fileSystem(path: path, message: String(cString: strerror(errno))))
+    /// A failed system call as this layer's error: the path and `strerror`'s text.
+    static func error(_ failure: SystemError) -> TransferError {
+        TransferError(url: "", reason: .fileSystem(path: failure.path, message: failure.message))
     }
 
     /// fsync of a directory makes a rename inside it durable.
-    static func syncDirectory(of path: String) {
-        let dir = (path as NSString).deletingLastPathComponent
-        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            Foundation.close(fd)
-        }
-    }
+    static func syncDirectory(of path: String) { Syscall.syncDirectoryQuietly(of: path) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// The small JSON file beside a `.part` that makes it resumable: which URL, which version (validator) and
 /// how long the whole file is. Without it (or with a different URL) a part file is never resumed.
@@ -33,10 +34,9 @@ public struct PartPaths: Sendable, Equatable {
     /// Reads what an earlier attempt or process left. A missing or unreadable sidecar means "not resumable".
     func loadLocal() -> LocalPartial? {
         // access() first: most downloads have no sidecar, and FileManager is costly per small file.
-        guard access(sidecar, F_OK) == 0, let data = FileManager.default.contents(atPath: sidecar) else { return nil }
+        guard Syscall.exists(sidecar), let data = FileManager.default.contents(atPath: sidecar) else { return nil }
         let meta = try? JSONDecoder().decode(Sidecar.self, from: data)
-        var st = stat()
-        let size: Int64 = stat(part, &st) == 0 ? Int64(st.st_size) : 0
+        let size = Syscall.status(part).map { Int64($0.st_size) } ?? 0
         return LocalPartial(sidecar: meta, partSize: size)
     }
 
@@ -54,15 +54,15 @@ public struct PartPaths: Sendable, Equatable {
         } catch {
             throw TransferError(url: meta.url, reason: .fileSystem(path: tmp, message: "\(error)"))
         }
-        guard rename(tmp, sidecar) == 0 else {
-            throw TransferError(url: meta.url, reason: .fileSystem(path: sidecar, message: String(cString: strerror(errno))))
+        do throws(SystemError) { try Syscall.rename(tmp, sidecar) } catch {
+            throw TransferError(url: meta.url, reason: .fileSystem(path: sidecar, message: error.message))
         }
     }
 
-    func removeSidecar() { unlink(sidecar) }
+    func removeSidecar() { Syscall.remove(sidecar) }
 
     func removeAll() {
-        unlink(part)
-        unlink(sidecar)
+        Syscall.remove(part)
+        Syscall.remove(sidecar)
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GallerySystem
 
 enum System {
     /// Cores this process may run on.
@@ -36,14 +37,6 @@ enum StandardOutput {
 }
 
 private func writeAll(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { raw in
-        var done = 0
-        while done < raw.count {
-            let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            done += n
-        }
-    }
+    // Nothing to tell anyone about a terminal or pipe that refuses the text.
+    try? Syscall.writeAll(fd, Array(text.utf8), path: fd == 2 ? "standard error" : "standard output")
 }

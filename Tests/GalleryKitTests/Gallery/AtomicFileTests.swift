@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 import Testing
 @testable import GalleryKit
 
@@ -74,7 +75,8 @@ extension AtomicFileTests {
 }
 
 /// Both ways of making the temporary file: anonymous (`O_TMPFILE` + `linkat`) and the named fallback
-/// (`.fg-PID-N.tmp` + `rename`), each creating, replacing and failing cleanly.
+/// (`.fg-PID-N.tmp` + `rename`), each creating, replacing and failing cleanly (the temporary file alone:
+/// GallerySystemTests' `TemporaryFileTests`).
 @Suite struct AtomicFileTemporaryKindTests {
     @Test(arguments: [TemporaryFile.Kind.automatic, .named])
     func createsReplacesAndLeavesNoTemporary(kind: TemporaryFile.Kind) throws {
@@ -104,40 +106,9 @@ extension AtomicFileTests {
         #expect(folder.files() == ["dir/inner"])
     }
 
-    /// On Linux file systems that have it (ext4, tmpfs, xfs, btrfs), the file is anonymous until published:
-    /// nothing of it is visible in the directory, and discarding it leaves nothing behind.
-    @Test func automaticIsAnonymousUntilPublished() throws {
+    @Test func aMissingDirectoryIsMadeWhenCreationNeedsIt() throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        var file = try TemporaryFile.create(in: folder.path, kind: .automatic)
-        #expect(file.name == nil)
-        #expect(folder.files().isEmpty)
-        try POSIX.writeAll(file.fd, Array("abc".utf8), path: "test")
-        try file.publish(as: folder.path + "/a")
-        #expect(try folder.read("a") == "abc")
-        let dropped = try TemporaryFile.create(in: folder.path, kind: .automatic)
-        dropped.discard()
-        #expect(folder.files() == ["a"])
-    }
-
-    @Test func namedTemporariesNeverReuseALeftover() throws {
-        let folder = TemporaryFolder()
-        defer { folder.remove() }
-        let first = try TemporaryFile.create(in: folder.path, kind: .named)
-        let second = try TemporaryFile.create(in: folder.path, kind: .named)
-        #expect(first.name != nil && second.name != nil && first.name != second.name)
-        #expect(folder.files().count == 2 && folder.files().allSatisfy { $0.hasPrefix(AtomicFile.temporaryPrefix) })
-        first.discard()
-        second.discard()
-        #expect(folder.files().isEmpty)
-    }
-
-    @Test func aMissingDirectoryIsMadeOnlyWhenCreationNeedsIt() throws {
-        let folder = TemporaryFolder()
-        defer { folder.remove() }
-        #expect(throws: GalleryError.system(call: "open", path: folder.path + "/new", errno: ENOENT)) {
-            _ = try TemporaryFile.create(in: folder.path + "/new", kind: .automatic)
-        }
         try AtomicFile.write("x", to: folder.path + "/new/deeper/file")
         #expect(try folder.read("new/deeper/file") == "x")
     }

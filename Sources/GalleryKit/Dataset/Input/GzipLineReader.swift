@@ -1,17 +1,16 @@
 import CZlib
+import GallerySystem
 
 /// Reads a file line by line through zlib's gzFile, which inflates `.gz` files and passes plain files
 /// through unchanged, so every input format streams the same way and no list is ever held whole.
-/// Lines end at `\n`; a trailing `\r` is dropped (lists written on Windows).
+/// Lines end at `\n` (split by GallerySystem's `LineReader`); a trailing `\r` is dropped (lists written
+/// on Windows).
 final class GzipLineReader {
     let path: String
     private let file: gzFile
-    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    private var start = 0
-    private var end = 0
-    private var finished = false
+    private let lines: LineReader<GzipSource>
     /// 1-based number of the last line returned.
-    private(set) var lineNumber = 0
+    var lineNumber: Int { lines.lineNumber }
 
     init(path: String) throws(DatasetError) {
         self.path = path
@@ -20,54 +19,38 @@ final class GzipLineReader {
         }
         gzbuffer(file, 1 << 17)
         self.file = file
+        lines = LineReader(GzipSource(file: file, path: path))
     }
 
     deinit { gzclose(file) }
 
     /// The next line without its terminator, or nil at the end of the file.
     func nextLine() throws(DatasetError) -> [UInt8]? {
-        var line: [UInt8] = []
-        while true {
-            if let newline = buffer[start..<end].firstIndex(of: 10) {
-                line.append(contentsOf: buffer[start..<newline])
-                start = newline + 1
-                return finish(line)
-            }
-            line.append(contentsOf: buffer[start..<end])
-            start = 0
-            end = 0
-            if finished { return line.isEmpty ? nil : finish(line) }
-            let n = buffer.withUnsafeMutableBytes { gzread(file, $0.baseAddress, UInt32($0.count)) }
-            if n < 0 {
-                var code: Int32 = 0
-                let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
-                throw .unreadableInput(path: path, reason: "after line \(lineNumber): \(message)")
-            }
-            if n == 0 { finished = true } else { end = Int(n) }
+        let line: LineReader<GzipSource>.Line?
+        do throws(DatasetError) { line = try lines.next() } catch {
+            guard case .unreadableInput(_, let reason) = error else { throw error }
+            throw .unreadableInput(path: path, reason: "after line \(lineNumber): \(reason)")
         }
+        guard let bytes = line?.bytes else { return nil }
+        return bytes.last == 13 ? Array(bytes.dropLast()) : Array(bytes)
     }
 
     /// The next bytes of the file as they come (for formats not split by lines: a JSON array), or nil at the end.
-    func nextChunk() throws(DatasetError) -> ArraySlice<UInt8>? {
-        if start < end {
-            defer { start = end }
-            return buffer[start..<end]
-        }
-        if finished { return nil }
-        let n = buffer.withUnsafeMutableBytes { gzread(file, $0.baseAddress, UInt32($0.count)) }
-        if n < 0 {
+    func nextChunk() throws(DatasetError) -> ArraySlice<UInt8>? { try lines.nextChunk() }
+}
+
+/// zlib's inflated (or passed-through) bytes of an open gzFile.
+struct GzipSource: ByteSource {
+    let file: gzFile
+    let path: String
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(DatasetError) -> Int {
+        let n = gzread(file, buffer.baseAddress, UInt32(buffer.count))
+        guard n >= 0 else {
             var code: Int32 = 0
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
             throw .unreadableInput(path: path, reason: message)
         }
-        if n == 0 { finished = true; return nil }
-        start = Int(n)
-        end = Int(n)
-        return buffer[0..<Int(n)]
-    }
-
-    private func finish(_ line: [UInt8]) -> [UInt8] {
-        lineNumber += 1
-        return line.last == 13 ? Array(line.dropLast()) : line
+        return Int(n)
     }
 }

@@ -1,17 +1,18 @@
 import Foundation
-import Glibc
+import GallerySystem
 
 /// Writes whole files so a reader (or a crash) sees either the old file or the new one,
 /// never a half-written one.
 ///
-/// The bytes go to a ``TemporaryFile`` in the same directory (anonymous, `O_TMPFILE`, where Linux
+/// The bytes go to a temporary file in the same directory (anonymous, `O_TMPFILE`, where Linux
 /// allows it; else named), which then takes the target's name: `linkat(2)` for a new file, `rename(2)`
-/// over an existing one, both atomic on one file system. Every file of the gallery folder is written
-/// through here. A write makes no failing probes: parent directories are made only when creating the
-/// file reports them missing (most gallery files go to folders that exist).
+/// over an existing one, both atomic on one file system (GallerySystem's `AtomicWrite`, the project's one
+/// publish). Every file of the gallery folder is written through here. A write makes no failing probes:
+/// parent directories are made only when creating the file reports them missing (most gallery files go
+/// to folders that exist).
 public enum AtomicFile {
     /// How temporary files start, so a cleaner can recognise leftovers of a killed run.
-    public static let temporaryPrefix = ".fg-"
+    public static let temporaryPrefix = TemporaryFile.prefix
 
     /// Writes `bytes` to `path`, creating the parent directories when missing.
     ///
@@ -27,29 +28,7 @@ public enum AtomicFile {
     /// ``write(_:to:durable:)-(some Sequence<UInt8>,_,_)`` with the kind of temporary file chosen
     /// (tests take the named fallback with `.named`).
     static func write(_ bytes: [UInt8], to path: String, durable: Bool, kind: TemporaryFile.Kind) throws(GalleryError) {
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        var file: TemporaryFile
-        do throws(GalleryError) {
-            file = try TemporaryFile.create(in: directory.isEmpty ? "/" : directory, kind: kind)
-        } catch .system(_, _, ENOENT) {
-            try POSIX.makeDirectories(directory.isEmpty ? "/" : directory)
-            file = try TemporaryFile.create(in: directory.isEmpty ? "/" : directory, kind: kind)
-        }
-        do throws(GalleryError) {
-            try POSIX.writeAll(file.fd, bytes, path: file.name ?? path)
-            if durable { try POSIX.fsync(file.fd, path: file.name ?? path) }
-        } catch {
-            file.discard()
-            throw error
-        }
-        do throws(GalleryError) {
-            try file.publish(as: path)
-        } catch .system("linkat", _, _) where kind == .automatic {
-            // The anonymous file could not be named (no /proc?): the same bytes, the named way.
-            return try write(bytes, to: path, durable: durable, kind: .named)
-        }
-        if durable { try syncDirectory(directory.isEmpty ? "/" : directory) }
+        try POSIX.gallery { () throws(SystemError) in try AtomicWrite.replace(path, with: bytes, durable: durable, kind: kind) }
     }
 
     /// Writes `text` as UTF-8.
@@ -74,12 +53,5 @@ public enum AtomicFile {
     @discardableResult
     public static func writeIfChanged(_ text: String, to path: String) throws(GalleryError) -> Bool {
         try writeIfChanged(Array(text.utf8), to: path)
-    }
-
-    /// Makes the rename itself durable: the directory entry lives in the directory's inode.
-    private static func syncDirectory(_ directory: String) throws(GalleryError) {
-        let fd = try POSIX.open(directory, O_RDONLY | O_DIRECTORY)
-        defer { _ = Glibc.close(fd) }
-        try POSIX.fsync(fd, path: directory)
     }
 }

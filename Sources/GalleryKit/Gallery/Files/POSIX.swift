@@ -1,132 +1,99 @@
 import Glibc
+import GallerySystem
 
-/// Thin checked wrappers over the few system calls the gallery writer makes, turning
-/// `-1` + `errno` into `GalleryError.system` naming the call and the path.
+/// The gallery writer's file calls: GallerySystem's checked wrappers (`Syscall`), with their errors as
+/// `GalleryError.system` naming the call and the path. This layer adds no system call of its own.
 enum POSIX {
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(GalleryError) -> Int32 {
-        while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-            if fd >= 0 { return fd }
-            if errno != EINTR { throw .system(call: "open", path: path, errno: errno) }
-        }
+        try gallery { () throws(SystemError) in try Syscall.open(path, flags, mode: mode) }
     }
 
-    /// Writes all of `bytes`. One `write(2)` in the normal case; it loops only on a short
-    /// write or EINTR, which a regular file gives only when the disk is nearly full.
+    /// Writes all of `bytes` (see `Syscall.writeAll`).
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(GalleryError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(call: "write", path: path, errno: errno)
-            }
-            offset += n
-        }
+        try gallery { () throws(SystemError) in try Syscall.writeAll(fd, bytes, path: path) }
     }
 
-    /// `writeAll` for an array, keeping the typed error through the buffer closure.
+    /// `writeAll` for an array.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(GalleryError) {
-        let result: Result<Void, GalleryError> = bytes.withUnsafeBytes { buffer in
-            do throws(GalleryError) {
-                try writeAll(fd, buffer, path: path)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
+        try gallery { () throws(SystemError) in try Syscall.writeAll(fd, bytes, path: path) }
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64, path: String) throws(GalleryError) {
+        try gallery { () throws(SystemError) in try Syscall.writeAll(fd, bytes, at: offset, path: path) }
+    }
+
+    /// `count` bytes at `offset`, or fewer where the file ends sooner.
+    static func read(_ fd: Int32, count: Int, at offset: Int64, path: String) throws(GalleryError) -> [UInt8] {
+        try gallery { () throws(SystemError) in try Syscall.read(fd, count: count, at: offset, path: path) }
     }
 
     /// The whole file at `path`, or nil when it does not exist.
     static func readAll(_ path: String) throws(GalleryError) -> [UInt8]? {
-        let fd: Int32
-        do throws(GalleryError) {
-            fd = try open(path, O_RDONLY)
-        } catch {
-            if case .system(_, _, ENOENT) = error { return nil }
-            throw error
-        }
-        defer { _ = Glibc.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { return bytes }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(call: "read", path: path, errno: errno)
-            }
-            bytes += chunk[..<n]
-        }
+        try gallery { () throws(SystemError) in try Syscall.readAll(path) }
     }
 
     static func fsync(_ fd: Int32, path: String) throws(GalleryError) {
-        if Glibc.fsync(fd) != 0 { throw .system(call: "fsync", path: path, errno: errno) }
+        try gallery { () throws(SystemError) in try Syscall.fsync(fd, path: path) }
     }
 
     static func close(_ fd: Int32, path: String) throws(GalleryError) {
-        // Linux closes the descriptor even when close(2) reports EINTR; never retry.
-        if Glibc.close(fd) != 0 && errno != EINTR { throw .system(call: "close", path: path, errno: errno) }
+        try gallery { () throws(SystemError) in try Syscall.close(fd, path: path) }
     }
 
+    /// Closes `fd` where a failure changes nothing (an error path, a `deinit`, a read-only descriptor).
+    static func closeQuietly(_ fd: Int32) { Syscall.closeQuietly(fd) }
+
     static func rename(_ from: String, _ to: String) throws(GalleryError) {
-        if Glibc.rename(from, to) != 0 { throw .system(call: "rename", path: to, errno: errno) }
+        try gallery { () throws(SystemError) in try Syscall.rename(from, to) }
     }
 
     /// Creates `path` and its parents; an existing directory is fine.
     static func makeDirectories(_ path: String) throws(GalleryError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw .system(call: "mkdir", path: current, errno: errno)
-            }
-        }
+        try gallery { () throws(SystemError) in try Syscall.makeDirectories(path) }
+    }
+
+    /// Takes the folder's exclusive lock on `fd` without waiting; another holder throws `EWOULDBLOCK`.
+    static func lockExclusively(_ fd: Int32, path: String) throws(GalleryError) {
+        try gallery { () throws(SystemError) in try Syscall.lockExclusively(fd, path: path) }
+    }
+
+    /// Makes renames inside `directory` durable.
+    static func syncDirectory(_ directory: String) throws(GalleryError) {
+        try gallery { () throws(SystemError) in try Syscall.syncDirectory(directory) }
     }
 
     /// The size of the regular file at `path`, or nil when there is none (or it is not a regular file).
-    static func fileSize(_ path: String) -> Int64? {
-        var info = Glibc.stat()
-        guard statRegularFile(path, &info) else { return nil }
-        return Int64(info.st_size)
-    }
-
-    /// Fills `info` for the regular file at `path`; false when there is none.
-    static func statRegularFile(_ path: String, _ info: inout Glibc.stat) -> Bool {
-        stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
+    static func fileSize(_ path: String) -> Int64? { Syscall.fileSize(path) }
 
     /// Whether anything exists at `path`.
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func exists(_ path: String) -> Bool { Syscall.exists(path) }
 
-    /// Deletes the file at `path`; returns whether there was one to delete. Best effort: the callers
-    /// clean up temporary or stale files, whose absence is what they want.
+    /// Deletes the file at `path`; returns whether there was one to delete (best effort).
     @discardableResult
-    static func remove(_ path: String) -> Bool { unlink(path) == 0 }
+    static func remove(_ path: String) -> Bool { Syscall.remove(path) }
 
     /// Creates the folder `path` (its parent must exist); an existing one is fine, other failures are left
     /// to the write into it, which names the path.
-    static func makeDirectory(_ path: String) { _ = mkdir(path, 0o755) }
+    static func makeDirectory(_ path: String) { Syscall.makeDirectory(path) }
 
     /// The names in the folder `path` (nil when it cannot be read).
-    static func names(in path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func names(in path: String) -> [String]? { try? Syscall.names(in: path) }
 
     /// Size of the file at `fd`.
     static func size(_ fd: Int32, path: String) throws(GalleryError) -> Int {
-        var info = Glibc.stat()
-        if fstat(fd, &info) != 0 { throw .system(call: "fstat", path: path, errno: errno) }
-        return Int(info.st_size)
+        try gallery { () throws(SystemError) in try Syscall.size(fd, path: path) }
+    }
+
+    /// Runs `body`, its `SystemError` as this layer's error.
+    static func gallery<T>(_ body: () throws(SystemError) -> T) throws(GalleryError) -> T {
+        do throws(SystemError) { return try body() } catch { throw GalleryError(error) }
+    }
+}
+
+extension GalleryError {
+    /// A failed system call as the gallery's error.
+    init(_ failure: SystemError) {
+        self = .system(call: failure.call, path: failure.path, errno: failure.errno)
     }
 }

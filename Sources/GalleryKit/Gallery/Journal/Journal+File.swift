@@ -10,9 +10,8 @@ extension Journal {
         var entry = GalleryState.Entry(metadata: PhotoMetadata(id: id, name: ""))
         let decoder = JSONDecoder()
         for ref in refs {
-            var bytes = [UInt8](repeating: 0, count: Int(ref.length))
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(ref.offset)) }
-            guard n == Int(ref.length) else { continue }
+            guard let bytes = try? POSIX.read(fd, count: Int(ref.length), at: ref.offset, path: "journal"),
+                  bytes.count == Int(ref.length) else { continue }
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
                 if let record = JournalRecord.decodeLine(line, with: decoder) { entry.apply(record) }
             }

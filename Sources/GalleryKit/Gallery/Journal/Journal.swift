@@ -64,10 +64,9 @@ public final class Journal: Sendable {
         try POSIX.makeDirectories(directory)
         let lockPath = directory + "/lock"
         lockFD = try POSIX.open(lockPath, O_RDWR | O_CREAT)
-        if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            _ = Glibc.close(lockFD)
-            throw .system(call: "flock", path: lockPath, errno: code)
+        do throws(GalleryError) { try POSIX.lockExclusively(lockFD, path: lockPath) } catch {
+            POSIX.closeQuietly(lockFD)
+            throw error
         }
         // A kill during compaction can leave its temporary file; with the lock held no one
         // else can be writing one, so any left here is garbage.
@@ -86,12 +85,12 @@ public final class Journal: Sendable {
                 size = try POSIX.size(fd, path: path)
                 readFD = try POSIX.open(path, O_RDONLY)
             } catch {
-                _ = Glibc.close(fd)
+                POSIX.closeQuietly(fd)
                 throw error
             }
             storage = Locked(Storage(fd: fd, readFD: readFD, size: size, sizeAfterCompaction: 0, index: index))
         } catch {
-            _ = Glibc.close(lockFD)
+            POSIX.closeQuietly(lockFD)
             throw error
         }
         try compactIfNeeded()
@@ -99,10 +98,10 @@ public final class Journal: Sendable {
 
     deinit {
         storage.withLock { storage in
-            if storage.fd >= 0 { _ = Glibc.close(storage.fd) }
-            if storage.readFD >= 0 { _ = Glibc.close(storage.readFD) }
+            if storage.fd >= 0 { POSIX.closeQuietly(storage.fd) }
+            if storage.readFD >= 0 { POSIX.closeQuietly(storage.readFD) }
         }
-        _ = Glibc.close(lockFD)
+        POSIX.closeQuietly(lockFD)
     }
 
     /// The state as of the last record appended, read back from the file: every entry in memory at
@@ -241,8 +240,8 @@ public final class Journal: Sendable {
         try file.commit(durable: options.fsyncEachRecord)
         // The old descriptors point at the replaced inode; appends must go to the new file,
         // and if it cannot be opened, to nowhere (they fail) rather than to the old inode.
-        _ = Glibc.close(storage.fd)
-        _ = Glibc.close(storage.readFD)
+        POSIX.closeQuietly(storage.fd)
+        POSIX.closeQuietly(storage.readFD)
         storage.fd = -1
         storage.readFD = -1
         storage.index.replaceRuns(with: runs)

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 import Glibc
 
 /// A file written piece by piece and published whole, like ``AtomicFile`` but without holding its
@@ -39,17 +40,12 @@ final class StreamedFile {
     func append(contentsOf source: String) throws(GalleryError) {
         try flush()
         let input = try POSIX.open(source, O_RDONLY)
-        defer { _ = Glibc.close(input) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        defer { POSIX.closeQuietly(input) }
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-            if n == 0 { return }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(call: "read", path: source, errno: errno)
-            }
-            try POSIX.writeAll(fd, Array(chunk[..<n]), path: temporary)
-            size += n
+            let chunk = try POSIX.gallery { () throws(SystemError) in try Syscall.read(input, count: 1 << 16, path: source) }
+            if chunk.isEmpty { return }
+            try POSIX.writeAll(fd, chunk, path: temporary)
+            size += chunk.count
         }
     }
 
@@ -77,7 +73,7 @@ final class StreamedFile {
     /// Drops the temporary file; the target is untouched.
     func abandon() {
         guard fd >= 0 else { return }
-        _ = Glibc.close(fd)
+        POSIX.closeQuietly(fd)
         fd = -1
         POSIX.remove(temporary)
     }

@@ -104,7 +104,7 @@ public final class S3GalleryStore: GalleryStore {
     deinit {
         jobs.finish()
         uploader.cancel()
-        _ = log.withLock { Glibc.close($0) }
+        log.withLock { POSIX.closeQuietly($0) }
     }
 
     /// Totals so far: objects and bytes uploaded.

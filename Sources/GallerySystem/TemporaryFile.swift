@@ -8,53 +8,66 @@ import Synchronization
 /// system without `O_TMPFILE`, no `/proc`), or when the target already exists (`linkat` never replaces),
 /// it is a visible temporary `.fg-PID-N.tmp` in the same directory that `rename(2)` moves over the target.
 /// Either way a reader sees the old file or the whole new one, never a part.
-struct TemporaryFile {
+public struct TemporaryFile {
     /// How the file is created.
-    enum Kind: Sendable {
+    public enum Kind: Sendable {
         /// `O_TMPFILE` first, falling back to a named temporary when the directory's file system refuses it.
         case automatic
         /// Always a named temporary (the fallback path, also chosen by tests).
         case named
     }
 
-    let fd: Int32
-    let directory: String
+    /// How temporary names start (`.fg-PID-N.tmp`), so a cleaner can recognise leftovers of a killed run.
+    public static let prefix = ".fg-"
+
+    /// The descriptor, open for writing.
+    public let fd: Int32
+    /// The folder the file will be published in.
+    public let directory: String
     /// The visible temporary's path, or nil while the file is anonymous.
-    private(set) var name: String?
+    public private(set) var name: String?
 
     /// `O_TMPFILE` as Linux defines it (`__O_TMPFILE | O_DIRECTORY`); Glibc's macro does not import.
     static let anonymousFlag: Int32 = 0o20_000_000 | O_DIRECTORY
 
     /// Creates the file in `directory` (which must exist: the caller makes it on ENOENT).
-    static func create(in directory: String, kind: Kind) throws(GalleryError) -> TemporaryFile {
+    public static func create(in directory: String, kind: Kind) throws(SystemError) -> TemporaryFile {
         if kind == .automatic {
-            let fd = Glibc.open(directory, anonymousFlag | O_WRONLY | O_CLOEXEC, 0o644)
-            if fd >= 0 { return TemporaryFile(fd: fd, directory: directory, name: nil) }
-            switch errno {
-            case EOPNOTSUPP, EISDIR, EINVAL: break  // no O_TMPFILE here: a named temporary instead
-            default: throw .system(call: "open", path: directory, errno: errno)
+            do throws(SystemError) {
+                let fd = try Syscall.open(directory, anonymousFlag | O_WRONLY)
+                return TemporaryFile(fd: fd, directory: directory, name: nil)
+            } catch {
+                switch error.errno {
+                case EOPNOTSUPP, EISDIR, EINVAL: break  // no O_TMPFILE here: a named temporary instead
+                default: throw error
+                }
             }
         }
         let name = try createNamed(in: directory)
         return TemporaryFile(fd: name.fd, directory: directory, name: name.path)
     }
 
+    /// An anonymous file in `directory`, or nil where it cannot be made (no `O_TMPFILE`, no such folder).
+    public static func anonymous(in directory: String) -> TemporaryFile? {
+        guard let fd = try? Syscall.open(directory, anonymousFlag | O_WRONLY) else { return nil }
+        return TemporaryFile(fd: fd, directory: directory, name: nil)
+    }
+
     /// Gives the file the name `path` (in `directory`), replacing what is there, and closes it.
     /// A `linkat` failure other than "the target exists" (no `/proc`, a file system that cannot link an
-    /// anonymous file) throws `.system(call: "linkat", ...)` with the file discarded: ``AtomicFile``
-    /// then writes the bytes again through a named temporary.
-    mutating func publish(as path: String) throws(GalleryError) {
+    /// anonymous file) throws `call: "linkat"` with the file discarded: ``AtomicWrite`` then writes the
+    /// bytes again through a named temporary.
+    public mutating func publish(as path: String) throws(SystemError) {
         if name == nil {
-            let source = "/proc/self/fd/\(fd)"
-            if linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
-                _ = Glibc.close(fd)
+            if linkNew(as: path) {
+                Syscall.closeQuietly(fd)
                 return
             }
             // linkat never replaces: an existing target gets the named way, a link then a rename over it.
             var code = errno
             while code == EEXIST {
                 let candidate = Self.nextName(in: directory)
-                if linkat(AT_FDCWD, source, AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 {
+                if linkNew(as: candidate) {
                     name = candidate
                     break
                 }
@@ -62,32 +75,38 @@ struct TemporaryFile {
             }
             guard name != nil else {
                 discard()
-                throw .system(call: "linkat", path: path, errno: code)
+                throw SystemError(call: "linkat", path: path, errno: code)
             }
         }
-        _ = Glibc.close(fd)
+        Syscall.closeQuietly(fd)
         guard let name else { return }
-        if Glibc.rename(name, path) != 0 {
-            let code = errno
-            POSIX.remove(name)
-            throw .system(call: "rename", path: path, errno: code)
+        do throws(SystemError) { try Syscall.rename(name, path) } catch {
+            Syscall.remove(name)
+            throw error
         }
+    }
+
+    /// Names the anonymous file `path` by `linkat(2)`, which never replaces: false (with `errno` set) when
+    /// `path` exists or the link is refused. The file stays open.
+    public func linkNew(as path: String) -> Bool {
+        linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
     }
 
     /// Closes the file and removes its temporary name, if it has one. An anonymous file simply vanishes.
-    func discard() {
-        _ = Glibc.close(fd)
-        if let name { POSIX.remove(name) }
+    public func discard() {
+        Syscall.closeQuietly(fd)
+        if let name { Syscall.remove(name) }
     }
 
     /// A new visible temporary in `directory`, `O_EXCL` so a leftover of the same name is never reused.
-    private static func createNamed(in directory: String) throws(GalleryError) -> (fd: Int32, path: String) {
+    private static func createNamed(in directory: String) throws(SystemError) -> (fd: Int32, path: String) {
         while true {
             let path = nextName(in: directory)
-            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 { return (fd, path) }
-            if errno == EEXIST || errno == EINTR { continue }
-            throw .system(call: "open", path: path, errno: errno)
+            do throws(SystemError) {
+                return (try Syscall.open(path, O_WRONLY | O_CREAT | O_EXCL), path)
+            } catch where error.errno == EEXIST {
+                continue
+            }
         }
     }
 
@@ -95,7 +114,7 @@ struct TemporaryFile {
     /// from the target's name: that may already be 255 bytes, the limit.
     private static func nextName(in directory: String) -> String {
         let n = counter.add(1, ordering: .relaxed).oldValue
-        return directory + "/" + AtomicFile.temporaryPrefix + "\(getpid())-\(n).tmp"
+        return directory + "/" + prefix + "\(getpid())-\(n).tmp"
     }
 
     private static let counter = Atomic<UInt64>(0)
