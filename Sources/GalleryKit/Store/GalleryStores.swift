@@ -40,6 +40,10 @@ public protocol GalleryStoreKind {
     /// or on an engine of its own (closed by ``GalleryStore/close()``) when nil.
     static func open(_ location: String, options: GalleryStoreOptions,
                      engine: TransferEngine?) throws(GalleryStoreError) -> any GalleryStore
+    /// A dataset's output at `location` (see ``GalleryStores/openDatasetSink(_:options:engine:)``), on
+    /// `engine` like ``open(_:options:engine:)``.
+    static func openDatasetSink(_ location: String, options: GalleryStoreOptions,
+                                engine: TransferEngine?) throws(GalleryStoreError) -> any DatasetStoreSink
 }
 
 /// Opens the store a location names: an object store's URL (`s3://BUCKET/PREFIX`), else a folder.

@@ -49,6 +49,7 @@ extension DatasetCommand {
             throw ValidationError("Unknown incremental mode \(incrementalMode)")
         }
         o.incrementalMode = mode
+        o.retryFailed = retryFailed
         o.userAgentToken = userAgentToken
         var ignored = Set<OptOutSignalKind>()
         for name in DatasetArguments.list(ignoreOptOut ?? "") {

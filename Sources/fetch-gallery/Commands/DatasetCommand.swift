@@ -24,7 +24,7 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("caption-col"), help: "The column holding the caption (saved as caption / .txt).") var captionCol: String?
     @Option(name: .customLong("save-additional-columns"), help: "Input columns to keep in the metadata: a,b.") var saveAdditionalColumns: String?
     @Option(name: .customLong("verify-hash"), help: ArgumentHelp("Check each download against a column: COL,ALGO (md5, sha256, sha512; ALGO must equal --compute-hash).", valueName: "COL,ALGO")) var verifyHash: String?
-    @Option(name: .customLong("output-folder"), help: "The dataset folder.") var outputFolder = "images"
+    @Option(name: .customLong("output-folder"), help: "The dataset folder, or s3://BUCKET/PREFIX (with --s3-endpoint for a store other than AWS).") var outputFolder = "images"
     @Option(name: .customLong("output-format"), help: "files, webdataset, parquet, tfrecord.") var outputFormat = "files"
     @Option(name: .customLong("image-size"), help: "The size images are resized to.") var imageSize = 256
     @Option(name: .customLong("resize-mode"), help: "no, border, keep_ratio, keep_ratio_largest, center_crop.") var resizeMode = "border"
@@ -40,6 +40,7 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("compute-hash"), help: "sha256, md5, sha512 or none: the hash column of each download.") var computeHash = "sha256"
     @Flag(name: .customLong("extract-exif"), inversion: .prefixedNo, help: "Save the EXIF tags as a JSON string (on by default).") var extractExif = true
     @Option(name: .customLong("incremental-mode"), help: "incremental (skip finished shards), overwrite, extend.") var incrementalMode = "incremental"
+    @Flag(name: .customLong("retry-failed"), help: "Fetch again only the rows of finished shards that failed to download, rewriting just those shards and keeping every other row as it is.") var retryFailed = false
     @Option(name: .customLong("disallowed-header-directives"), help: "X-Robots-Tag directives that refuse an image; [] for none.") var disallowedHeaderDirectives = "noai,noimageai,noindex,noimageindex,noml"
     @Option(name: .customLong("ignore-opt-out"), help: ArgumentHelp("AI opt-out signals not to honour, for a user with the right to (comma-separated): x-robots-tag, robots.txt, content-signal, content-usage, tdmrep, or all.", valueName: "signals")) var ignoreOptOut: String?
     @Option(name: .customLong("user-agent-token"), help: "Appended to the User-Agent; X-Robots-Tag rules for this token apply.") var userAgentToken: String?
@@ -62,6 +63,7 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(help: "Threads decoding and resizing (default: one per core; replaces --processes-count).") var workers = 0
     @OptionGroup var shard: ShardOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var storage: StoreOptions
 
     func validate() throws {
         if bboxCol != nil { throw ValidationError("--bbox-col (blurring) is not supported") }
@@ -87,12 +89,13 @@ struct DatasetCommand: AsyncParsableCommand {
             Foundation.exit(130)
         }
         let summary: DatasetSummary
+        var activity: String?
         do {
-            let sink = try LocalFolderSink(folder: options.outputFolder)
-            let run = try DatasetRun(options: options, sink: sink, observers: [report.aggregate])
+            let run = try DatasetRun(options: options, store: storage.options(caCertificates: nil), observers: [report.aggregate])
             let ticker = ProgressTicker.start { report.tick() }
             defer { ticker.cancel() }
             summary = try await run.run(observer: report)
+            activity = run.storeActivity
         } catch let error as DatasetError {
             // GalleryKit says how the run ends (usage 2, unreadable list 3, output 1); main prints and exits.
             report.finish()
@@ -108,6 +111,7 @@ struct DatasetCommand: AsyncParsableCommand {
                 + "\(summary.failedToResize) failed_to_resize"
                 + (summary.optedOut > 0 ? ", \(summary.optedOut) opted_out" : "") + "; \(summary.shardsWritten) shard(s) written"
                 + (summary.shardsAlreadyDone > 0 ? ", \(summary.shardsAlreadyDone) already done" : ""))
+            if let activity { StandardError.line("\(options.outputFolder): \(activity)") }
         }
         for failure in summary.failedShards { StandardError.line("error: shard \(failure)") }
         if let failure = summary.failure { throw failure }

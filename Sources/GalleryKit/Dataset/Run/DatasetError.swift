@@ -9,6 +9,8 @@ public enum DatasetError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingColumn(path: String, column: String, available: [String])
     /// The output folder or one of its shards cannot be written.
     case output(String)
+    /// The store `--output-folder` names cannot be opened or used (malformed location, keys, no bucket).
+    case store(GalleryStoreError)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum DatasetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) has no column '\(column)'; its columns are: "
                 + (available.isEmpty ? "(none)" : available.joined(separator: ", "))
         case .output(let text): return text
+        case .store(let error): return error.description
         }
     }
 }

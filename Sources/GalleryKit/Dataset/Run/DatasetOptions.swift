@@ -16,6 +16,9 @@ public struct DatasetOptions: Sendable {
     public var computeHash: DatasetHash? = .sha256
     public var extractExif = true
     public var incrementalMode = IncrementalMode.incremental
+    /// `--retry-failed`: finished shards with rows that failed to download are rewritten, those rows fetched
+    /// again and every other row (its image bytes too) kept as it is.
+    public var retryFailed = false
     /// The AI opt-out signals honoured before a body is read (robots.txt, X-Robots-Tag with
     /// `--disallowed-header-directives`, Content-Signal, Content-Usage, TDMRep); nil: none honoured.
     public var optOut: OptOutPolicy? = OptOutPolicy(tokens: ["fetch-gallery"])

@@ -5,6 +5,7 @@ extension DatasetError: GalleryEnding {
         case .invalidOption, .missingColumn: return .usage
         case .unreadableInput: return .unreadable
         case .output: return .failures
+        case .store(let error): return error.outcome
         }
     }
 

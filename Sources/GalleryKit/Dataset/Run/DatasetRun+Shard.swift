@@ -6,8 +6,8 @@ extension DatasetRun {
     /// One shard: its rows fetched and processed concurrently, written as they finish (img2dataset writes in
     /// completion order too), then the stats. A shard that cannot be written is reported and left without its
     /// `_stats.json`, so the next run redoes it.
-    func runShard(_ id: Int, rows: [DatasetRow], schema: DatasetSchema, summary: Locked<DatasetSummary>,
-                  observer: (any DatasetRunObserver)?) async {
+    func runShard(_ id: Int, rows: [DatasetRow], schema: DatasetSchema, previous: PreviousShard? = nil,
+                  summary: Locked<DatasetSummary>, observer: (any DatasetRunObserver)?) async {
         let name = options.shardName(id)
         let start = Date()
         let state: Locked<ShardTally>
@@ -26,10 +26,24 @@ extension DatasetRun {
                 if running >= window { await group.next(); running -= 1 }
                 running += 1
                 group.addTask {
-                    let outcome = await self.work(row)
                     let key = self.options.key(shard: id, index: row.index)
-                    let sample = DatasetSample(key: key, metadata: schema.values(row: row, key: key, outcome: outcome),
+                    let sample: DatasetSample, outcome: RowOutcome
+                    if let kept = previous?.rows[key], kept.status != .failedToDownload {
+                        // --retry-failed: the row as the shard has it, its image bytes unchanged.
+                        var image: [UInt8]?
+                        if kept.status == .success {
+                            do throws(DatasetError) { image = try previous?.image(key) } catch {
+                                state.withLock { $0.counts.failure = $0.counts.failure ?? "\(error)" }
+                                return
+                            }
+                        }
+                        outcome = RowOutcome(status: kept.status, errorMessage: kept.errorMessage)
+                        sample = DatasetSample(key: key, metadata: kept.metadata, image: image, caption: row.caption)
+                    } else {
+                        outcome = await self.work(row)
+                        sample = DatasetSample(key: key, metadata: schema.values(row: row, key: key, outcome: outcome),
                                                image: outcome.image, caption: row.caption)
+                    }
                     state.withLock { $0.write(sample, outcome) }
                     observer?.rowFinished(failed: outcome.status != .success)
                 }
@@ -46,6 +60,9 @@ extension DatasetRun {
                                startTime: start.timeIntervalSince1970, endTime: end.timeIntervalSince1970,
                                statusDict: tally.statusDict)
         stats.optedOut = tally.optedOut
+        // A rewritten shard (--retry-failed) loses its old stats first: killed while its files are renamed into
+        // place, it is redone whole by the next run rather than taken for done with files of two runs.
+        if previous != nil { sink.remove("\(name)_stats.json") }
         let finishFailure: String? = state.withLock { tally in
             do { try tally.writer.finish(stats: stats) } catch { return "\(error)" }
             return nil

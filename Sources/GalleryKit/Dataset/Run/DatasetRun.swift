@@ -42,19 +42,44 @@ public final class DatasetRun: Sendable {
     let processor: DatasetImageProcessor
 
     /// A run writing into `sink`; `observers` hear the engine's transfers (bytes, for progress).
-    public init(options: DatasetOptions, sink: any DatasetSink, observers: [any TransferObserver] = []) throws(DatasetError) {
+    public convenience init(options: DatasetOptions, sink: any DatasetSink, observers: [any TransferObserver] = []) throws(DatasetError) {
+        try self.init(options: options, observers: observers) { _ throws(DatasetError) in sink }
+    }
+
+    /// A run writing where ``DatasetOptions/outputFolder`` says: a folder, or a store (`s3://BUCKET/PREFIX`)
+    /// opened with `store`, its uploads on the run's engine with limits of their own.
+    public convenience init(options: DatasetOptions, store: GalleryStoreOptions,
+                            observers: [any TransferObserver] = []) throws(DatasetError) {
+        try self.init(options: options, observers: observers, store: store) { engine throws(DatasetError) in
+            do throws(GalleryStoreError) { return try GalleryStores.openDatasetSink(options.outputFolder, options: store, engine: engine) } catch {
+                throw .store(error)
+            }
+        }
+    }
+
+    init(options: DatasetOptions, observers: [any TransferObserver], store: GalleryStoreOptions? = nil,
+         sink makeSink: (TransferEngine) throws(DatasetError) -> any DatasetSink) throws(DatasetError) {
         try options.validate()
         self.options = options
-        self.sink = sink
-        engine = TransferEngine(configuration: Self.transferConfiguration(options, observers: observers))
+        var configuration = Self.transferConfiguration(options, observers: observers)
+        if let store { GalleryStores.limitHost(of: options.outputFolder, options: store, in: &configuration) }
+        let engine = TransferEngine(configuration: configuration)
+        self.engine = engine
+        do { sink = try makeSink(engine) } catch {
+            engine.shutdown()
+            throw error
+        }
         pool = WorkerPool(threads: options.workers > 0 ? options.workers : ProcessInfo.processInfo.activeProcessorCount)
-        let engine = engine
         fetcher = RowFetcher(engine: engine, userAgent: RowFetcher.userAgent(token: options.userAgentToken),
                              optOut: options.optOut.map { OptOutGate(policy: $0, engine: engine) })
         processor = DatasetImageProcessor(options: options.image)
     }
 
+    /// What the store did, for the command's last line (nil for a folder).
+    public var storeActivity: String? { (sink as? any DatasetStoreSink)?.activity }
+
     deinit {
+        (sink as? any DatasetStoreSink)?.close()
         engine.shutdown()
         pool.shutdown()
     }
@@ -80,7 +105,15 @@ public final class DatasetRun: Sendable {
     /// unreadable input or a missing column (after the shards already started are finished and written).
     public func run(observer: (any DatasetRunObserver)? = nil) async throws(DatasetError) -> DatasetSummary {
         let files = try options.inputFormat.inputFiles(at: options.urlList)
+        let store = sink as? any DatasetStoreSink
+        do throws(GalleryStoreError) { try await store?.prepare() } catch { throw .store(error) }
         let (done, firstShard) = try prepareOutput()
+        // --retry-failed reads the shards it rewrites back from the folder.
+        let retryFolder = (sink as? LocalFolderSink)?.folder
+        if options.retryFailed {
+            guard retryFolder != nil else { throw .invalidOption("--retry-failed needs a local --output-folder (not a store)") }
+            guard options.incrementalMode == .incremental else { throw .invalidOption("--retry-failed works with --incremental-mode incremental") }
+        }
         let reader = ShardReader(files: files, format: options.inputFormat, columns: options.columns,
                                  perShard: options.numberSamplePerShard, firstShard: firstShard)
         guard let first = try reader.next() else { return DatasetSummary() }
@@ -93,7 +126,8 @@ public final class DatasetRun: Sendable {
                                    hash: options.computeHash)
         // Shards another --shard writes, or an earlier run finished, are counted, not read.
         let sharding = options.shard
-        reader.readsRows = { id in !done.contains(id) && sharding.map { id % $0.count == $0.index } ?? true }
+        let retries = options.retryFailed
+        reader.readsRows = { id in (retries || !done.contains(id)) && sharding.map { id % $0.count == $0.index } ?? true }
         let summary = Locked(DatasetSummary())
         var stop: DatasetError?
         await withTaskGroup(of: Void.self) { group in
@@ -103,17 +137,40 @@ public final class DatasetRun: Sendable {
                 let name = options.shardName(shard.id)
                 if let sharding = options.shard, shard.id % sharding.count != sharding.index {
                     observer?.shardSkipped(name: name, rows: shard.count, done: false)
-                } else if done.contains(shard.id) {
+                } else if done.contains(shard.id), !options.retryFailed {
                     summary.withLock { $0.shardsAlreadyDone += 1 }
                     observer?.shardSkipped(name: name, rows: shard.count, done: true)
                 } else {
+                    var previous: PreviousShard?
+                    if done.contains(shard.id) {
+                        // --retry-failed: a finished shard is rewritten only when some of its rows failed to download.
+                        do throws(DatasetError) { previous = try retryFolder.map { folder throws(DatasetError) in
+                            try PreviousShard(name: name, folder: folder, format: options.outputFormat, schema: schema.columns,
+                                              imageExtension: options.image.encodeFormat.rawValue) }
+                        } catch {
+                            summary.withLock { $0.failedShards.append("\(name): \(error)") }
+                        }
+                        guard let previous, previous.failedToDownload > 0 else {
+                            if previous != nil { summary.withLock { $0.shardsAlreadyDone += 1 } }
+                            observer?.shardSkipped(name: name, rows: shard.count, done: true)
+                            do throws(DatasetError) { next = try reader.next() } catch { stop = error; next = nil }
+                            continue
+                        }
+                    }
                     if running >= options.shardsInFlight { await group.next(); running -= 1 }
                     running += 1
                     observer?.shardStarted(name: name, rows: shard.rows.count)
-                    group.addTask { await self.runShard(shard.id, rows: shard.rows, schema: schema, summary: summary, observer: observer) }
+                    group.addTask { [previous] in
+                        await self.runShard(shard.id, rows: shard.rows, schema: schema, previous: previous, summary: summary, observer: observer)
+                    }
                 }
                 do throws(DatasetError) { next = try reader.next() } catch { stop = error; next = nil }
             }
+        }
+        // A store's uploads finish after their shards: a shard whose file could not be stored has no stats there.
+        if let store {
+            let failures = await store.finish()
+            summary.withLock { $0.failedShards += failures }
         }
         if let stop { throw stop }
         return summary.withLock { $0 }

@@ -73,8 +73,8 @@ extension S3Client {
         }
     }
 
-    private func uploadPart(_ upload: S3MultipartUpload, number: Int, of count: Int, bytes: [UInt8]) async throws(S3Error) -> String {
-        let operation = "upload part \(number) of \(count)"
+    func uploadPart(_ upload: S3MultipartUpload, number: Int, of count: Int?, bytes: [UInt8]) async throws(S3Error) -> String {
+        let operation = count.map { "upload part \(number) of \($0)" } ?? "upload part \(number)"
         var headers = HTTPHeaders()
         headers.set("Content-Type", "application/octet-stream")
         let response = try await send(operation, .put, key: upload.key,

@@ -52,6 +52,27 @@ extension S3GalleryStore: GalleryStoreKind {
         }
     }
 
+    /// A dataset's shards under `location` (see ``S3DatasetSink``), spooled in the work folder.
+    public static func openDatasetSink(_ location: String, options: GalleryStoreOptions,
+                                       engine: TransferEngine?) throws(GalleryStoreError) -> any DatasetStoreSink {
+        let parsed: S3Location, client: S3Client, owned: TransferEngine?
+        do throws(S3Error) {
+            parsed = try S3Location(parsing: location)
+            let endpoint = try endpoint(options)
+            let credentials = try S3Credentials.resolve(environment: options.environment)
+            owned = engine == nil ? ownEngine(options) : nil
+            client = S3Client(engine: engine ?? owned!, endpoint: endpoint, credentials: credentials, bucket: parsed.bucket)
+        } catch { throw .settings(error.description) }
+        let folder = options.workFolder ?? defaultWorkFolder(for: parsed, environment: options.environment)
+        do throws(GalleryError) {
+            return try S3DatasetSink(client: client, location: parsed, workFolder: folder, uploads: options.uploads,
+                                     ownedEngine: owned)
+        } catch {
+            owned?.shutdown()
+            throw .settings("cannot use the work folder \(folder): \(error)")
+        }
+    }
+
     /// The engine of a store that downloads no photos (a merge's).
     private static func ownEngine(_ options: GalleryStoreOptions) -> TransferEngine {
         var configuration = TransferConfiguration()

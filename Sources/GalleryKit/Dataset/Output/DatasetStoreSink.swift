@@ -1,0 +1,41 @@
+import DatasetFormats
+
+/// Where `fetch-gallery dataset` writes its shards: a local folder (``LocalFolderSink``) or a store
+/// (`s3://BUCKET/PREFIX`), opened by ``GalleryStores/openDatasetSink(_:options:engine:)`` so that the
+/// command names no kind of store.
+public protocol DatasetStoreSink: DatasetSink {
+    /// Where the dataset is, for messages (`out/`, `s3://bucket/prefix/`).
+    var location: String { get }
+    /// Before the run reads a row: checks that the store answers and learns what it holds (what
+    /// ``DatasetSink/list()`` and ``DatasetSink/exists(_:)`` then say).
+    func prepare() async throws(GalleryStoreError)
+    /// After the run: waits until every file closed so far is stored; returns those that could not be,
+    /// each as `NAME: reason` (a shard with one of them has no `_stats.json` in the store).
+    func finish() async -> [String]
+    /// What the store did, for the command's last line; nil for a folder.
+    var activity: String? { get }
+    /// Lets go of the connections the store opened; once, when the command is done.
+    func close()
+}
+
+extension LocalFolderSink: DatasetStoreSink {
+    public var location: String { folder }
+    public func prepare() async throws(GalleryStoreError) {}
+    public func finish() async -> [String] { [] }
+    public var activity: String? { nil }
+    public func close() {}
+}
+
+extension GalleryStores {
+    /// The dataset output `location` names: a ``LocalFolderSink`` (made if missing) for a folder, else
+    /// its kind's sink. A malformed location, unusable settings or missing keys are
+    /// ``GalleryStoreError/settings(_:)``; a folder that cannot be made is ``GalleryStoreError/failed(_:)``.
+    public static func openDatasetSink(_ location: String, options: GalleryStoreOptions = GalleryStoreOptions(),
+                                       engine: TransferEngine? = nil) throws(GalleryStoreError) -> any DatasetStoreSink {
+        guard let kind = kind(of: location) else {
+            do { return try LocalFolderSink(folder: location) } catch { throw .failed("\(location): \(error)") }
+        }
+        if let problem = kind.problem(with: options) { throw .settings(problem) }
+        return try kind.openDatasetSink(location, options: options, engine: engine)
+    }
+}
