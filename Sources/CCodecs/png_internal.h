@@ -30,6 +30,7 @@ struct fg_png {
     int allow_whole;           // 1 unless fg_png_set_whole_stream(ctx, 0)
     int used_whole;            // the last read went through it
     uint8_t *whole;            // height x (1 + rowbytes): each row's filter byte, then its data
+    uint64_t whole_budget;     // the bytes of `whole` taken from the process-wide budget (0: none)
     uint8_t *whole_zero;       // rowbytes zero bytes: the row "above" the first
     size_t whole_rowbytes;
     int whole_bpp, whole_depth, whole_color, whole_has_trns;
@@ -58,6 +59,12 @@ void fg_png_check_layout(fg_png *ctx);
 /// streaming rows instead of inflated in one piece: 128 MiB holds a 24 MP 8-bit RGBA image (96 MB)
 /// or a 42 MP RGB one. fg_limits.max_memory lowers it.
 #define FG_PNG_WHOLE_MAX_BYTES (128ull << 20)
+/// What the whole-stream buffers of every decode in the process may hold together. A decode whose
+/// buffer does not fit beside the others waits for them to finish (its thread blocks; decodes run on
+/// worker threads), unless none is held, so one over the budget still goes alone. 128 MiB: two
+/// workers cannot both hold a 24 MP image's (72-96 MB), which put a whole job's peak at 255 MB; each
+/// waits a fraction of a second for the other instead, and the inflate stays libdeflate's.
+#define FG_PNG_WHOLE_BUDGET_BYTES (128ull << 20)
 /// Inflates all of IDAT at once and checks it; 1 when the rows can then be read with
 /// fg_png_whole_row, 0 when the caller must read through libpng (nothing was written anywhere).
 int fg_png_whole_begin(fg_png *ctx);

@@ -9,8 +9,37 @@
 #include "png_internal.h"
 
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+// The process-wide budget of the whole-stream buffers (FG_PNG_WHOLE_BUDGET_BYTES): bytes held now,
+// under a pthread mutex with a condition variable (which ThreadSanitizer models).
+static pthread_mutex_t budget_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t budget_freed = PTHREAD_COND_INITIALIZER;
+static uint64_t budget_held;
+
+// Takes `bytes`, waiting while other decodes hold so much that they would not fit beside them.
+static void budget_take(uint64_t bytes) {
+    pthread_mutex_lock(&budget_lock);
+    while (budget_held && budget_held + bytes > FG_PNG_WHOLE_BUDGET_BYTES) pthread_cond_wait(&budget_freed, &budget_lock);
+    budget_held += bytes;
+    pthread_mutex_unlock(&budget_lock);
+}
+
+static void budget_give(uint64_t bytes) {
+    pthread_mutex_lock(&budget_lock);
+    budget_held -= bytes;
+    pthread_cond_broadcast(&budget_freed);
+    pthread_mutex_unlock(&budget_lock);
+}
+
+uint64_t fg_png_whole_budget_held(void) {
+    pthread_mutex_lock(&budget_lock);
+    uint64_t held = budget_held;
+    pthread_mutex_unlock(&budget_lock);
+    return held;
+}
 
 static uint32_t be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -95,6 +124,10 @@ int fg_png_whole_begin(fg_png *ctx) {
     // The zlib header (libpng checks the same): deflate, a window of at most 32 KB, no preset
     // dictionary, a valid check. The Adler-32 trailer is not checked (libpng is told to ignore it too).
     int ok = (z[0] & 0x0f) == 8 && (z[0] >> 4) <= 7 && !(z[1] & 0x20) && ((unsigned)z[0] << 8 | z[1]) % 31 == 0;
+    if (ok) {
+        budget_take(filtered);
+        ctx->whole_budget = filtered;
+    }
     uint8_t *buf = ok ? malloc(filtered ? filtered : 1) : NULL;
     struct libdeflate_decompressor *d = buf ? libdeflate_alloc_decompressor() : NULL;
     size_t got = 0;
@@ -143,6 +176,8 @@ void fg_png_whole_end(fg_png *ctx) {
     ctx->whole = NULL;
     ctx->whole_zero = NULL;
     ctx->whole_line = NULL;
+    if (ctx->whole_budget) budget_give(ctx->whole_budget);
+    ctx->whole_budget = 0;
 }
 
 int fg_png_used_whole_stream(const fg_png *ctx) { return ctx ? ctx->used_whole : 0; }

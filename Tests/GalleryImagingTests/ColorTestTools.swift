@@ -9,6 +9,8 @@ enum ColorFixtures {
     enum Profile: String, CaseIterable, CustomStringConvertible {
         case adobeRGB = "adobe-rgb-compatible"
         case displayP3 = "display-p3-compatible"
+        /// eciRGB v2's primaries and white (D50) on the CIE L* tone curve.
+        case lstarRGB = "lstar-rgb"
         case grayGamma18 = "gray-gamma18"
         /// A CMYK profile darker and warmer than the naive conversion (only for CMYK tests).
         static let cmykWarm = "cmyk-warm"
@@ -20,6 +22,7 @@ enum ColorFixtures {
             switch self {
             case .adobeRGB: "Adobe RGB"
             case .displayP3: "Display P3"
+            case .lstarRGB: "L*-RGB"
             case .grayGamma18: "grey 1.8"
             }
         }

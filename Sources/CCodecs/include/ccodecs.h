@@ -125,6 +125,9 @@ int fg_png_deinterlace_fits(const fg_png *ctx);
 void fg_png_set_whole_stream(fg_png *ctx, int allow);
 /// 1 when the last read went through the whole-stream path.
 int fg_png_used_whole_stream(const fg_png *ctx);
+/// Bytes the whole-stream path's buffers hold now across the process (every decode's, taken from a
+/// shared budget and given back when the decode ends, whether it succeeded or not).
+uint64_t fg_png_whole_budget_held(void);
 
 // MARK: WebP decode (libwebp reports errors by status codes; no longjmp)
 

@@ -70,6 +70,14 @@ int main(void) {
     failed |= save(cmsCreateRGBProfile(&d65, &p3, p3Curves), "Display P3 compatible (test)",
                    "display-p3-compatible.icc");
 
+    // L*-RGB (as eciRGB v2): its primaries, D50, the CIE L* tone curve (ICC parametric type 4:
+    // Y = ((100 X + 16) / 116)^3 above X = 0.08, X / 9.033 below), whose shadows are far from sRGB's.
+    cmsCIExyYTRIPLE eci = { { 0.67, 0.33, 1.0 }, { 0.21, 0.71, 1.0 }, { 0.14, 0.08, 1.0 } };
+    const cmsFloat64Number lstar[5] = { 3.0, 100.0 / 116.0, 16.0 / 116.0, 100.0 / 903.2962963, 0.08 };
+    cmsToneCurve *lstarCurve = cmsBuildParametricToneCurve(NULL, 4, lstar);
+    cmsToneCurve *lstarCurves[3] = { lstarCurve, lstarCurve, lstarCurve };
+    failed |= save(cmsCreateRGBProfile(cmsD50_xyY(), &eci, lstarCurves), "L*-RGB compatible (test)", "lstar-rgb.icc");
+
     // Grey with a gamma of 1.8 (as old Mac greyscale profiles), D50.
     cmsToneCurve *gamma18 = cmsBuildGamma(NULL, 1.8);
     failed |= save(cmsCreateGrayProfile(cmsD50_xyY(), gamma18), "Grey gamma 1.8 (test)", "gray-gamma18.icc");
@@ -82,5 +90,6 @@ int main(void) {
     cmsFreeToneCurve(gamma22);
     cmsFreeToneCurve(srgbCurve);
     cmsFreeToneCurve(gamma18);
+    cmsFreeToneCurve(lstarCurve);
     return failed;
 }
