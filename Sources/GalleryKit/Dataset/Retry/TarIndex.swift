@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// Where each member of a tar is (ustar, as ours and webdataset's are; pax `x` headers give the name),
 /// read from the headers only; members are read later by offset.
@@ -8,9 +9,9 @@ struct TarIndex {
 
     init(path: String) throws(DatasetError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .output("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
+        let fd: Int32
+        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch { throw .output("cannot open \(path): \(error.message)") }
+        defer { Syscall.closeQuietly(fd) }
         var offset: Int64 = 0
         var header = [UInt8](repeating: 0, count: 512)
         var paxName: String?
@@ -41,9 +42,9 @@ struct TarIndex {
     /// The bytes of member `name`, or nil when the tar has none.
     func read(_ name: String) throws(DatasetError) -> [UInt8]? {
         guard let member = members[name] else { return nil }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .output("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
+        let fd: Int32
+        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch { throw .output("cannot open \(path): \(error.message)") }
+        defer { Syscall.closeQuietly(fd) }
         var bytes = [UInt8](repeating: 0, count: member.size)
         guard try Self.read(fd, into: &bytes, at: member.offset, path: path) else { throw .output("\(path): \(name) is cut short") }
         return bytes
@@ -51,19 +52,13 @@ struct TarIndex {
 
     /// Fills `buffer` from `offset`; false at the end of the file before any byte.
     private static func read(_ fd: Int32, into buffer: inout [UInt8], at offset: Int64, path: String) throws(DatasetError) -> Bool {
-        var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .output("cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            if n == 0 {
-                if done == 0 { return false }
-                throw .output("\(path) is cut short at byte \(offset + Int64(done))")
-            }
-            done += n
+        let bytes: [UInt8]
+        do { bytes = try Syscall.read(fd, count: buffer.count, at: offset, path: path) } catch {
+            throw .output("cannot read \(path): \(error.message)")
         }
+        if bytes.isEmpty && !buffer.isEmpty { return false }
+        guard bytes.count == buffer.count else { throw .output("\(path) is cut short at byte \(offset + Int64(bytes.count))") }
+        buffer = bytes
         return true
     }
 

@@ -1,6 +1,7 @@
 import DatasetFormats
 import Foundation
 import GallerySync
+import GallerySystem
 
 /// One file of an ``S3DatasetSink``: written to its spool file, its parts uploaded one after another as
 /// they fill (a multipart upload begun with the first), completed by ``complete()`` once closed.
@@ -39,14 +40,15 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
                 throw .io(path: path, operation: "mkdir", errno: EIO)
             }
         }
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        do { fd = try Syscall.open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC) } catch {
+            throw .io(path: path, operation: error.call, errno: error.errno)
+        }
     }
 
     deinit {
         // Dropped without close (a shard that failed): nothing of it may reach the store.
         if fd >= 0 {
-            Glibc.close(fd)
+            Syscall.closeQuietly(fd)
             discard()
         }
     }
@@ -60,21 +62,20 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
     func close() throws(DatasetFormatError) {
         guard fd >= 0 else { throw .closed(file: name) }
         try flush()
-        Glibc.close(fd)
+        do { try Syscall.close(fd, path: path) } catch {
+            // The spool may not hold what was written: nothing of it may reach the store.
+            fd = -1
+            discard()
+            throw .io(path: path, operation: error.call, errno: error.errno)
+        }
         fd = -1
         sink.closed(self)
     }
 
     /// Writes the buffer to the spool, then queues every part it completes.
     private func flush() throws(DatasetFormatError) {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "write", errno: errno)
-            }
-            offset += written
+        do { try Syscall.writeAll(fd, buffer, path: path) } catch {
+            throw .io(path: path, operation: error.call, errno: error.errno)
         }
         flushed += Int64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
@@ -139,7 +140,7 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
             sink.fail(top, "\(name): \(error)")
         }
         upload.withLock { $0.finished = true }
-        unlink(path)
+        _ = Syscall.remove(path)
     }
 
     /// Drops the file: its upload, if begun, is aborted once its parts are done; the spool file goes.
@@ -153,7 +154,7 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
         Task {
             await chain?.value
             if let id = upload.withLock({ $0.id }) { try? await client.abort(id) }
-            unlink(path)
+            _ = Syscall.remove(path)
         }
     }
 }
