@@ -79,9 +79,11 @@ extension CopyCheck {
                     let i = Int(f), w = Float(f - Double(i))
                     return profile[i] + (profile[min(i + 1, n - 1)] - profile[i]) * w
                 }
+                // Multiplications, not two divisions a sample: the fit is most of a pair's check.
+                let spacing = (hi - lo) / Double(n), inverse = 1 / s
                 for i in 0..<n {
-                    let xa = lo + (Double(i) + 0.5) / Double(n) * (hi - lo)
-                    sum += abs(interpolate(a, xa) - interpolate(b, (xa - d) / s))
+                    let xa = lo + (Double(i) + 0.5) * spacing
+                    sum += abs(interpolate(a, xa) - interpolate(b, (xa - d) * inverse))
                 }
             }
         }
