@@ -5,10 +5,13 @@
 ///
 /// The alignment: frame B lies in frame A's coordinates (each axis 0...1 across A) as the rectangle
 /// `offset ... offset + scale` per axis, scale 0.86-1.14. First each axis alone, on the frames' column
-/// and row means (a grid of scale steps of 0.02 and offsets of 0.01 within +-0.2); then all four
-/// together on the 24 x 24 pixels, by coordinate descent down to steps of 0.0025, on the mean absolute
-/// difference over the overlap (24 x 24 bilinear samples of each). That is about 1,200 profile
-/// comparisons and up to 320 image comparisons a pair: 40% of one photo's thumbnail work
+/// and row means (scale steps of 0.02 and offsets of 0.01 within +-0.2: every other point of that grid,
+/// then every point around the best two); then all four together on the 24 x 24 pixels, by coordinate
+/// descent, on the mean absolute difference over the overlap (24 x 24 bilinear samples of each): steps
+/// of 0.02, and unless the pair is clearly not a copy there (``isSettled``), down to 0.0025. A
+/// ``Frame`` holds what the search reads of one photo, made once a photo. About 380 profile comparisons
+/// and 56 image comparisons a pair on Scripts/bench-cost's candidate pairs, against 1,230 and 85 for the
+/// whole grid and every step
 /// (`Scripts/bench-fingerprint` times it; docs/DUPLICATES.md).
 ///
 /// The verdict (``isCopy``): the smaller frame lies inside the larger (sticks out at most
@@ -56,30 +59,40 @@ public struct CopyCheck: Sendable, Hashable, Codable {
 
     /// Aligns `b` on `a` and measures how they agree.
     public init(_ a: GreyReduction, _ b: GreyReduction) {
-        let planeA = Plane(a), planeB = Plane(b)
-        let (sx, dx) = Self.fit(planeA.columns, planeB.columns)
-        let (sy, dy) = Self.fit(planeA.rows, planeB.rows)
-        var p = [sx, sy, dx, dy]
-        var scratch = Scratch()
-        var best = scratch.error(planeA, planeB, p)
-        for step in [0.02, 0.01, 0.005, 0.0025] {
-            var improved = true, rounds = 0
-            while improved, rounds < 10 {
-                improved = false
-                rounds += 1
-                for k in 0..<4 {
-                    for sign in [-1.0, 1.0] {
-                        var q = p
-                        q[k] += sign * step
-                        guard q[0] >= 0.84, q[0] <= 1.16, q[1] >= 0.84, q[1] <= 1.16, abs(q[2]) <= 0.25, abs(q[3]) <= 0.25 else { continue }
-                        let e = scratch.error(planeA, planeB, q)
-                        if e < best { (best, p, improved) = (e, q, true) }
-                    }
-                }
-            }
+        self.init(Frame(a), Frame(b))
+    }
+
+    /// Aligns `b` on `a` and measures how they agree, from frames made once a photo.
+    public init(_ a: Frame, _ b: Frame) {
+        let scratch = Scratch()
+        var (p, best) = Self.start(a, b, scratch)
+        Self.descend(&p, &best, a.fine, b.fine, from: 0.02, to: 0.02, scratch)
+        let early = CopyCheck(p, a, b, scratch)
+        if early.isSettled {
+            self = early
+            return
         }
+        Self.descend(&p, &best, a.fine, b.fine, from: 0.01, to: 0.0025, scratch)
+        self = CopyCheck(p, a, b, scratch)
+    }
+
+    /// How far outside a bound of ``isCopy`` the alignment after the steps of 0.02 must lie for the pair
+    /// to be rejected without the finer steps: 0.02 of a side (0.04 of coverage) or 8 grey levels. The
+    /// finer steps move a side by 0.01 or less on nearly every pair. A pair that passes is always taken
+    /// down to the finest step, so that the alignment the gallery shows for a copy is the finest one.
+    static let settledSide = 0.02, settledLevels = 8.0
+
+    /// Whether the pair is clearly not a copy: a bound missed by the margins above.
+    var isSettled: Bool {
+        let (g, c) = (Self.settledSide, Self.settledLevels)
+        return outside > Self.maxOutside + g || trim > Self.maxTrim + g || coverage < Self.minCoverage - 2 * g
+            || cellError > Self.maxCellError + c
+    }
+
+    /// Frame `b` laid on `a` under `p` (scaleX, scaleY, offsetX, offsetY), measured.
+    init(_ p: SIMD4<Double>, _ a: Frame, _ b: Frame, _ scratch: borrowing Scratch) {
         var cellErrors = [Float](repeating: 0, count: Self.cells * Self.cells)
-        let final = scratch.error(planeA, planeB, p, cells: &cellErrors)
+        let final = cellErrors.withUnsafeMutableBufferPointer { scratch.error(a.fine, b.fine, p, cells: $0.baseAddress) }
         let overlap = max(0, min(1, p[2] + p[0]) - max(0, p[2])) * max(0, min(1, p[3] + p[1]) - max(0, p[3]))
         // The smaller frame's edges in the larger's coordinates.
         let inner: (x: Double, w: Double, y: Double, h: Double) = p[0] * p[1] <= 1
@@ -91,116 +104,6 @@ public struct CopyCheck: Sendable, Hashable, Codable {
         outside = rounded(max(0, -inner.x, inner.x + inner.w - 1, -inner.y, inner.y + inner.h - 1))
         trim = rounded(max(0, inner.x, 1 - inner.x - inner.w, inner.y, 1 - inner.y - inner.h))
         cellError = final.isFinite ? rounded(Double(cellErrors.max() ?? 255), 10) : 255
-    }
-
-    /// The scale and offset that best lay profile `b` on profile `a` (means along the other axis).
-    static func fit(_ a: [Float], _ b: [Float]) -> (scale: Double, offset: Double) {
-        var best = (error: Float.infinity, scale: 1.0, offset: 0.0)
-        let n = a.count
-        for si in 0...14 {
-            let s = 0.86 + 0.02 * Double(si)
-            for di in -20...20 {
-                let d = 0.01 * Double(di)
-                let lo = max(0, d), hi = min(1, d + s)
-                guard hi - lo >= 0.6 else { continue }
-                var sum: Float = 0
-                for i in 0..<n {
-                    let xa = lo + (Double(i) + 0.5) / Double(n) * (hi - lo)
-                    sum += abs(Plane.interpolate(a, xa) - Plane.interpolate(b, (xa - d) / s))
-                }
-                let error = sum / Float(n)
-                if error < best.error || (error == best.error && abs(s - 1) + abs(d) < abs(best.scale - 1) + abs(best.offset)) {
-                    best = (error, s, d)
-                }
-            }
-        }
-        return (best.scale, best.offset)
-    }
-
-    /// A reduction's pixels as floats, with its column and row means.
-    struct Plane {
-        var values: [Float]
-        var columns: [Float]
-        var rows: [Float]
-
-        init(_ reduction: GreyReduction) {
-            let n = GreyReduction.side
-            values = reduction.pixels.map(Float.init)
-            columns = [Float](repeating: 0, count: n)
-            rows = columns
-            for y in 0..<n {
-                for x in 0..<n {
-                    columns[x] += values[y * n + x] / Float(n)
-                    rows[y] += values[y * n + x] / Float(n)
-                }
-            }
-        }
-
-        /// `profile` (pixel centres at (i + 0.5) / n) at `x` in 0...1, linearly, clamped at the ends.
-        static func interpolate(_ profile: [Float], _ x: Double) -> Float {
-            let n = profile.count
-            let f = min(max(x * Double(n) - 0.5, 0), Double(n - 1))
-            let i = Int(f), w = Float(f - Double(i))
-            return profile[i] + (profile[min(i + 1, n - 1)] - profile[i]) * w
-        }
-    }
-
-    /// Where the samples of one comparison fall: per column and per row, each frame's pixel index and
-    /// weight (the transform is a scale and offset per axis, so the grid is separable).
-    struct Scratch {
-        static let samples = GreyReduction.side
-        var columnA = [Int](repeating: 0, count: samples), columnB = [Int](repeating: 0, count: samples)
-        var rowA = [Int](repeating: 0, count: samples), rowB = [Int](repeating: 0, count: samples)
-        var weightXA = [Float](repeating: 0, count: samples), weightXB = [Float](repeating: 0, count: samples)
-        var weightYA = [Float](repeating: 0, count: samples), weightYB = [Float](repeating: 0, count: samples)
-
-        /// The mean absolute difference of A and B over their overlap under `p` (scaleX, scaleY,
-        /// offsetX, offsetY); infinity when the overlap is under half of either axis.
-        mutating func error(_ a: Plane, _ b: Plane, _ p: [Double]) -> Float {
-            var none: [Float] = []
-            return error(a, b, p, cells: &none)
-        }
-
-        /// The same, and each cell's mean into `cells` when it holds ``CopyCheck/cells``² values.
-        mutating func error(_ a: Plane, _ b: Plane, _ p: [Double], cells: inout [Float]) -> Float {
-            let (sx, sy, dx, dy) = (p[0], p[1], p[2], p[3])
-            let x0 = max(0, dx), x1 = min(1, dx + sx), y0 = max(0, dy), y1 = min(1, dy + sy)
-            guard x1 - x0 >= 0.5, y1 - y0 >= 0.5 else { return .infinity }
-            let m = Self.samples, n = GreyReduction.side
-            func place(_ x: Double) -> (Int, Float) {
-                let f = min(max(x * Double(n) - 0.5, 0), Double(n - 1))
-                return (Int(f), Float(f - Double(Int(f))))
-            }
-            for i in 0..<m {
-                let t = (Double(i) + 0.5) / Double(m)
-                let x = x0 + t * (x1 - x0), y = y0 + t * (y1 - y0)
-                (columnA[i], weightXA[i]) = place(x)
-                (columnB[i], weightXB[i]) = place((x - dx) / sx)
-                (rowA[i], weightYA[i]) = place(y)
-                (rowB[i], weightYB[i]) = place((y - dy) / sy)
-            }
-            let perCell = m / CopyCheck.cells, wantCells = cells.count == CopyCheck.cells * CopyCheck.cells
-            var total: Float = 0
-            a.values.withUnsafeBufferPointer { va in
-                b.values.withUnsafeBufferPointer { vb in
-                    @inline(__always) func sample(_ v: UnsafeBufferPointer<Float>, _ x: Int, _ wx: Float, _ y: Int, _ wy: Float) -> Float {
-                        let x1 = min(x + 1, n - 1), y1 = min(y + 1, n - 1)
-                        let top = v[y * n + x] + (v[y * n + x1] - v[y * n + x]) * wx
-                        let bottom = v[y1 * n + x] + (v[y1 * n + x1] - v[y1 * n + x]) * wx
-                        return top + (bottom - top) * wy
-                    }
-                    for j in 0..<m {
-                        for i in 0..<m {
-                            let d = abs(sample(va, columnA[i], weightXA[i], rowA[j], weightYA[j])
-                                        - sample(vb, columnB[i], weightXB[i], rowB[j], weightYB[j]))
-                            total += d
-                            if wantCells { cells[(j / perCell) * CopyCheck.cells + i / perCell] += d / Float(perCell * perCell) }
-                        }
-                    }
-                }
-            }
-            return total / Float(m * m)
-        }
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,0 +1,96 @@
+extension CopyCheck {
+    /// Where the search starts: each axis fitted alone on the profiles, and the error there.
+    static func start(_ a: Frame, _ b: Frame, _ scratch: borrowing Scratch) -> (SIMD4<Double>, Float) {
+        let (sx, dx) = fit(a.fine.columns, b.fine.columns)
+        let (sy, dy) = fit(a.fine.rows, b.fine.rows)
+        let p = SIMD4<Double>(sx, sy, dx, dy)
+        return (p, scratch.error(a.fine, b.fine, p))
+    }
+
+    /// Coordinate descent on the mean absolute difference (`best`, at `p`): each of the four parameters
+    /// a step down or up while that lowers it (at most 10 rounds a step), the step halved from `first`
+    /// to `last`. A step up is not tried after the step down lowered it: it leads back.
+    static func descend(_ p: inout SIMD4<Double>, _ best: inout Float, _ a: Level, _ b: Level, from first: Double, to last: Double,
+                        _ scratch: borrowing Scratch) {
+        var step = first
+        while step >= last {
+            var improved = true, rounds = 0
+            while improved, rounds < 10 {
+                improved = false
+                rounds += 1
+                for k in 0..<4 {
+                    for sign in stride(from: -1.0, through: 1.0, by: 2.0) {
+                        var q = p
+                        q[k] += sign * step
+                        guard q[0] >= 0.84, q[0] <= 1.16, q[1] >= 0.84, q[1] <= 1.16, abs(q[2]) <= 0.25, abs(q[3]) <= 0.25 else { continue }
+                        let e = scratch.error(a, b, q)
+                        if e < best {
+                            (best, p, improved) = (e, q, true)
+                            break
+                        }
+                    }
+                }
+            }
+            step /= 2
+        }
+    }
+
+    /// The scale and offset that best lay profile `b` on profile `a` (means along the other axis), on
+    /// the grid of scales 0.86-1.14 in steps of 0.02 and offsets within +-0.2 in steps of 0.01: first
+    /// every other point, then every point around the best two of those (a scale step and
+    /// two offset steps either side: a scale of 1.02 about the centre is an offset of -0.01).
+    static func fit(_ a: [Float], _ b: [Float]) -> (scale: Double, offset: Double) {
+        var best = (error: Float.infinity, scale: 0, offset: 0), second = best
+        for scale in stride(from: 0, through: 14, by: 2) {
+            for offset in stride(from: -20, through: 20, by: 2) {
+                let previous = best
+                profileError(a, b, scale, offset, &best)
+                if best != previous {
+                    second = previous
+                } else {
+                    profileError(a, b, scale, offset, &second)
+                }
+            }
+        }
+        var found = best
+        for around in [best, second] where around.error.isFinite {
+            for scale in max(0, around.scale - 1)...min(14, around.scale + 1) {
+                for offset in max(-20, around.offset - 2)...min(20, around.offset + 2) where scale % 2 == 1 || offset % 2 != 0 {
+                    profileError(a, b, scale, offset, &found)
+                }
+            }
+        }
+        return (0.86 + 0.02 * Double(found.scale), 0.01 * Double(found.offset))
+    }
+
+    /// Profile `b` laid on `a` at scale 0.86 + 0.02 `scale` and offset 0.01 `offset`: into `best` when its
+    /// mean absolute difference is lower (ties to the nearer to no change).
+    @inline(__always)
+    static func profileError(_ a: [Float], _ b: [Float], _ scale: Int, _ offset: Int, _ best: inout (error: Float, scale: Int, offset: Int)) {
+        let s = 0.86 + 0.02 * Double(scale), d = 0.01 * Double(offset)
+        let lo = max(0, d), hi = min(1, d + s)
+        guard hi - lo >= 0.6 else { return }
+        let n = a.count
+        var sum: Float = 0
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                @inline(__always) func interpolate(_ profile: UnsafeBufferPointer<Float>, _ x: Double) -> Float {
+                    let f = min(max(x * Double(n) - 0.5, 0), Double(n - 1))
+                    let i = Int(f), w = Float(f - Double(i))
+                    return profile[i] + (profile[min(i + 1, n - 1)] - profile[i]) * w
+                }
+                // Multiplications, not two divisions a sample: the fit is most of a pair's check.
+                let spacing = (hi - lo) / Double(n), inverse = 1 / s
+                for i in 0..<n {
+                    let xa = lo + (Double(i) + 0.5) * spacing
+                    sum += abs(interpolate(a, xa) - interpolate(b, (xa - d) * inverse))
+                }
+            }
+        }
+        let error = sum / Float(n)
+        func change(_ scale: Int, _ offset: Int) -> Double { abs(0.86 + 0.02 * Double(scale) - 1) + abs(0.01 * Double(offset)) }
+        if error < best.error || (error == best.error && change(scale, offset) < change(best.scale, best.offset)) {
+            best = (error, scale, offset)
+        }
+    }
+}
