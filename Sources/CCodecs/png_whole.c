@@ -122,7 +122,9 @@ int fg_png_whole_begin(fg_png *ctx) {
     const uint8_t *z = gather_idat(ctx->data, ctx->len, &zlen, &owned);
     if (!z) return 0;
     // The zlib header (libpng checks the same): deflate, a window of at most 32 KB, no preset
-    // dictionary, a valid check. The Adler-32 trailer is not checked (libpng is told to ignore it too).
+    // dictionary, a valid check. The Adler-32 trailer is not checked (libpng is told to ignore it too),
+    // but it must be there: libpng inflates until the stream's end, trailer included, and reads on
+    // into the next chunk's header when the IDATs stop short of it, which then fails the image.
     int ok = (z[0] & 0x0f) == 8 && (z[0] >> 4) <= 7 && !(z[1] & 0x20) && ((unsigned)z[0] << 8 | z[1]) % 31 == 0;
     if (ok) {
         budget_take(filtered);
@@ -130,9 +132,9 @@ int fg_png_whole_begin(fg_png *ctx) {
     }
     uint8_t *buf = ok ? malloc(filtered ? filtered : 1) : NULL;
     struct libdeflate_decompressor *d = buf ? libdeflate_alloc_decompressor() : NULL;
-    size_t got = 0;
-    ok = d && libdeflate_deflate_decompress(d, z + 2, zlen - 2, buf, filtered, &got) == LIBDEFLATE_SUCCESS &&
-         got == filtered;
+    size_t used = 0, got = 0;
+    ok = d && libdeflate_deflate_decompress_ex(d, z + 2, zlen - 2, buf, filtered, &used, &got) == LIBDEFLATE_SUCCESS &&
+         got == filtered && zlen - 2 - used >= 4;
     if (d) libdeflate_free_decompressor(d);
     free(owned);
     ctx->whole = buf;
