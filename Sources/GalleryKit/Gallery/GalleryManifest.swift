@@ -85,7 +85,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
                 bytes: entry.original?.bytes, width: entry.original?.width ?? meta.width,
                 height: entry.original?.height ?? meta.height,
                 thumbnails: Dictionary(uniqueKeysWithValues: entry.thumbnails.map { (String($0.key), $0.value.path) }),
-                status: failure == nil ? .ok : OptOutGate.isOptOut(failure!) ? .optedOut : .failed, error: failure)
+                status: failure == nil ? .ok : entry.isOptedOut ? .optedOut : .failed, error: failure)
             sourceID = meta.sourceID
             credit = meta.credit
             exif = showLocation ? entry.original?.exif : entry.original?.exif?.withoutLocation

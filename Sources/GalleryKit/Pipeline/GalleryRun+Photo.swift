@@ -85,7 +85,7 @@ extension GalleryRun {
                 if photo.downloadPing != nil { await reportDownload(of: photo) }
             } catch {
                 if isStopping, case .cancelled = error.reason { return nil }  // the partial stays for the next run
-                if case .refusedByHeaders(let why) = error.reason, OptOutGate.isOptOut(why) {
+                if let why = error.optOut {
                     optedOut(photo, url: url, why, journal: journal)
                     return nil
                 }

@@ -38,7 +38,7 @@ struct ShardPartWriter {
             if entry.isComplete {
                 summary.photosOK += 1
                 summary.bytes += Int64(entry.original?.bytes ?? 0)
-            } else if let failure = entry.failure, OptOutGate.isOptOut(failure) {
+            } else if entry.isOptedOut {
                 summary.photosOptedOut = (summary.photosOptedOut ?? 0) + 1
             } else {
                 summary.photosFailed += 1

@@ -16,10 +16,7 @@ public struct BatchOutcome: Sendable {
         return nil
     }
     /// The site opted the file out of AI use (``OptOutGate``): not fetched, and not a failure.
-    public var optedOut: String? {
-        if case .refusedByHeaders(let why)? = error?.reason, OptOutGate.isOptOut(why) { return why }
-        return nil
-    }
+    public var optedOut: String? { error?.optOut }
 }
 
 extension TransferEngine {

@@ -128,6 +128,13 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
 }
 
 extension TransferError {
+    /// The AI opt-out that refused the response (``OptOutGate``), as the item's message
+    /// (`opted_out: X-Robots-Tag noai`); nil for any other failure.
+    public var optOut: String? {
+        if case .refusedByHeaders(let why) = reason, OptOutGate.isOptOut(why) { return why }
+        return nil
+    }
+
     /// Whether the server said "too many requests": a 429, or another status whose body says so.
     public var isRateLimit: Bool {
         switch reason {

@@ -82,16 +82,13 @@ final class GalleryReport: GalleryObserver {
         // cleaned, or an ESC sequence in a listing could rewrite the user's terminal.
         for line in c.pageFailures { StandardError.write("error: \(Self.oneLine(line, limit: 2000))\n") }
         if !quiet { for line in c.skippedItems { StandardError.write("skipped: \(Self.oneLine(line, limit: 2000))\n") } }
-        if !quiet {
-            for f in c.optedOut {
-                StandardError.write("skipped: photo \"\(Self.oneLine(f.name))\" (\(Self.oneLine(f.url, limit: 1000))): "
-                    + "\(Self.oneLine(f.reason, limit: 2000))\n")
-            }
-        }
-        for f in c.failed {
-            StandardError.write("error: photo \"\(Self.oneLine(f.name))\" (\(Self.oneLine(f.url, limit: 1000))): "
-                + "\(Self.oneLine(f.reason, limit: 2000))\n")
-        }
+        if !quiet { for f in c.optedOut { StandardError.write(Self.photoLine("skipped", f)) } }
+        for f in c.failed { StandardError.write(Self.photoLine("error", f)) }
+    }
+
+    /// `error: photo "NAME" (URL): REASON`, each part cleaned to one line.
+    private static func photoLine(_ label: String, _ f: (name: String, url: String, reason: String)) -> String {
+        "\(label): photo \"\(oneLine(f.name))\" (\(oneLine(f.url, limit: 1000))): \(oneLine(f.reason, limit: 2000))\n"
     }
 
     /// Server text on one line, without control characters that could rewrite the terminal.

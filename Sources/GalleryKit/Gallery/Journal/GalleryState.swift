@@ -19,6 +19,8 @@ public struct GalleryState: Sendable, Hashable {
 
         /// Done: the original is complete and nothing failed since.
         public var isComplete: Bool { original != nil && failure == nil }
+        /// Left out because its site opted it out of AI use (`--respect-opt-out`): not a failure of the run.
+        public var isOptedOut: Bool { failure.map(OptOutGate.isOptOut) ?? false }
 
         /// The complete original when the file is still in `folder` with the recorded size; nil otherwise
         /// (see ``GalleryState/originalOnDisk(of:in:)``).

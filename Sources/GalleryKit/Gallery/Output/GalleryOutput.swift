@@ -120,7 +120,7 @@ final class GalleryOutput {
         } else {
             added.append((entry, nil, nil))
             failed += 1
-            if let failure = entry.failure, OptOutGate.isOptOut(failure) { optedOut += 1 }
+            if entry.isOptedOut { optedOut += 1 }
         }
         if added.count >= Self.batchSize { try flush() }
     }

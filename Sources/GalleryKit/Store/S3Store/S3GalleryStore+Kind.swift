@@ -32,17 +32,7 @@ extension S3GalleryStore: GalleryStoreKind {
     /// ``GalleryStoreOptions/workFolder`` or ``defaultWorkFolder(for:environment:)``.
     public static func open(_ location: String, options: GalleryStoreOptions,
                             engine: TransferEngine?) throws(GalleryStoreError) -> any GalleryStore {
-        let parsed: S3Location, client: S3Client, owned: TransferEngine?
-        do throws(S3Error) {
-            parsed = try S3Location(parsing: location)
-            let endpoint = try endpoint(options)
-            let credentials = try S3Credentials.resolve(environment: options.environment)
-            // Given the run's engine, the store's host has its own cap there (``limitHost``) and no rate
-            // limit; otherwise (merge) an engine of its own.
-            owned = engine == nil ? ownEngine(options) : nil
-            client = S3Client(engine: engine ?? owned!, endpoint: endpoint, credentials: credentials, bucket: parsed.bucket)
-        } catch { throw .settings(error.description) }
-        let folder = options.workFolder ?? defaultWorkFolder(for: parsed, environment: options.environment)
+        let (parsed, client, owned, folder) = try connect(location, options: options, engine: engine)
         do throws(GalleryError) {
             return try S3GalleryStore(client: client, location: parsed, workFolder: folder, inFlight: options.uploads,
                                       checkpointInterval: options.checkpointInterval, ownedEngine: owned)
@@ -55,15 +45,7 @@ extension S3GalleryStore: GalleryStoreKind {
     /// A dataset's shards under `location` (see ``S3DatasetSink``), spooled in the work folder.
     public static func openDatasetSink(_ location: String, options: GalleryStoreOptions,
                                        engine: TransferEngine?) throws(GalleryStoreError) -> any DatasetStoreSink {
-        let parsed: S3Location, client: S3Client, owned: TransferEngine?
-        do throws(S3Error) {
-            parsed = try S3Location(parsing: location)
-            let endpoint = try endpoint(options)
-            let credentials = try S3Credentials.resolve(environment: options.environment)
-            owned = engine == nil ? ownEngine(options) : nil
-            client = S3Client(engine: engine ?? owned!, endpoint: endpoint, credentials: credentials, bucket: parsed.bucket)
-        } catch { throw .settings(error.description) }
-        let folder = options.workFolder ?? defaultWorkFolder(for: parsed, environment: options.environment)
+        let (parsed, client, owned, folder) = try connect(location, options: options, engine: engine)
         do throws(GalleryError) {
             return try S3DatasetSink(client: client, location: parsed, workFolder: folder, uploads: options.uploads,
                                      ownedEngine: owned)
@@ -71,6 +53,24 @@ extension S3GalleryStore: GalleryStoreKind {
             owned?.shutdown()
             throw .settings("cannot use the work folder \(folder): \(error)")
         }
+    }
+
+    /// What a gallery store and a dataset sink at `location` both need: the parsed location, a client with
+    /// keys from the environment or `~/.aws/credentials`, the engine opened for it (nil when the run's is
+    /// used) and the work folder.
+    private static func connect(_ location: String, options: GalleryStoreOptions, engine: TransferEngine?)
+        throws(GalleryStoreError) -> (S3Location, S3Client, owned: TransferEngine?, folder: String) {
+        let parsed: S3Location, client: S3Client, owned: TransferEngine?
+        do throws(S3Error) {
+            parsed = try S3Location(parsing: location)
+            let endpoint = try endpoint(options)
+            let credentials = try S3Credentials.resolve(environment: options.environment)
+            // Given the run's engine, the store's host has its own cap there (``limitHost``) and no rate
+            // limit; otherwise (merge) an engine of its own.
+            owned = engine == nil ? ownEngine(options) : nil
+            client = S3Client(engine: engine ?? owned!, endpoint: endpoint, credentials: credentials, bucket: parsed.bucket)
+        } catch { throw .settings(error.description) }
+        return (parsed, client, owned, options.workFolder ?? defaultWorkFolder(for: parsed, environment: options.environment))
     }
 
     /// The engine of a store that downloads no photos (a merge's).
