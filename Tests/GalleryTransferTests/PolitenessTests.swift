@@ -141,19 +141,23 @@ import Testing
                 attempt <= 6 ? .status(429, headers: ["Retry-After": "0"], text: "slow down\n") : .file(Self.photo, contentType: "image/jpeg")
             }
             server.route("/never.jpg") { _, _ in .status(429, headers: ["Retry-After": "0"], text: "slow down\n") }
-            let engine = Kit.engine {
-                $0.retry = RetryPolicy(maxAttempts: 4, baseBackoff: 0.05, maxBackoff: 0.4, maxRetryAfter: 3)
-                $0.deadline = 3
+            // The busy photo's engine has a deadline far beyond its ~2 s of backoff (a loaded machine, or a
+            // sanitizer, made its 7 requests outlast 3 s); the never-ending one's is 3 s.
+            func engine(deadline: Double) -> TransferEngine {
+                Kit.engine {
+                    $0.retry = RetryPolicy(maxAttempts: 4, baseBackoff: 0.05, maxBackoff: 0.4, maxRetryAfter: 3)
+                    $0.deadline = deadline
+                }
             }
             let dir = try TempDirectory()
-            let done = try await engine.download(DownloadRequest(url: server.url("/busy.jpg"), destination: dir.file("b.jpg")))
+            let done = try await engine(deadline: 60).download(DownloadRequest(url: server.url("/busy.jpg"), destination: dir.file("b.jpg")))
             #expect(Kit.read(done.path) == Self.photo)
             #expect(server.requests(path: "/busy.jpg").count == 7)
             // Retry-After: 0 still waits the backoff ceiling (0.05, 0.1, 0.2, 0.4, 0.4, 0.4 s): no storm.
             let gaps = Self.gaps(server.requests(path: "/busy.jpg"))
             #expect(gaps.reduce(0, +) >= 1.5, "\(gaps)")
             let start = Date()
-            let error = try #require(await Kit.failure(engine, DownloadRequest(url: server.url("/never.jpg"), destination: dir.file("n.jpg"))))
+            let error = try #require(await Kit.failure(engine(deadline: 3), DownloadRequest(url: server.url("/never.jpg"), destination: dir.file("n.jpg"))))
             #expect(error.reason == .httpStatus(429))
             #expect(Date().timeIntervalSince(start) < 5)
             #expect((5...12).contains(server.requests(path: "/never.jpg").count), "\(server.requests(path: "/never.jpg").count)")

@@ -48,7 +48,8 @@ import Testing
             + DatasetFixture.options
         let runner = try ProcessRunner(DownloadCLI.binary, args)
         var shardsDone = 0
-        for _ in 0..<300 {
+        // Polled every 20 ms until the first shard is written (up to 60 s: a loaded machine took over 6 s).
+        for _ in 0..<3000 {
             usleep(20_000)
             shardsDone = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix("_stats.json") }.count
             if shardsDone >= 1 { break }
