@@ -5,8 +5,10 @@ import GalleryKit
 /// this worker does. Declared once here; the run command maps it to a `ShardSpec`.
 struct ShardOptions: ParsableArguments {
     @Option(help: ArgumentHelp("""
-        Do shard K of N (K from 0): listing pages p with (p-1) mod N = K, URL-list lines i (from 0) with \
-        i mod N = K. Writes OUT/shards/K-of-N.* instead of the index; 'fetch-gallery merge OUT' joins the shards.
+        Do shard K of N (K from 0). A gallery: listing pages p with (p-1) mod N = K, URL-list lines i (from 0) \
+        with i mod N = K, written to OUT/shards/K-of-N.* instead of the index ('fetch-gallery merge OUT' joins \
+        the shards). A dataset: its shards i (--number-sample-per-shard rows each) with i mod N = K, written \
+        where the whole run would write them, so N processes make one dataset with no merge.
         """, valueName: "K/N"))
     var shard: String?
 
