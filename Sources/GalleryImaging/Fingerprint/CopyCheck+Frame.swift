@@ -75,7 +75,7 @@ extension CopyCheck {
             let x0 = max(0, dx), x1 = min(1, dx + sx), y0 = max(0, dy), y1 = min(1, dy + sy)
             guard x1 - x0 >= 0.5, y1 - y0 >= 0.5 else { return .infinity }
             let n = a.side, m = n
-            precondition(n <= Self.room && b.side == n, "levels of one size, within the scratch's room")
+            precondition(n <= Self.room && b.side == n && n % 8 == 0, "levels of one size (a multiple of 8 pixels), within the scratch's room")
             @inline(__always) func place(_ x: Double, _ index: UnsafeMutablePointer<Int>, _ weight: UnsafeMutablePointer<Float>, _ i: Int) {
                 let f = min(max(x * Double(n) - 0.5, 0), Double(n - 1))
                 index[i] = Int(f)
@@ -121,25 +121,26 @@ extension CopyCheck {
                         along(va, columnA, weightXA, into: alongA)
                         along(vb, columnB, weightXB, into: alongB)
                     }
-                    var sums = SIMD4<Float>()
+                    // Eight columns at a time (three strides a row of 24).
+                    var sums = SIMD8<Float>()
                     let perCell = m / CopyCheck.cells, cellWeight = 1 / Float(perCell * perCell)
                     for j in 0..<m {
                         let ya = rowA[j], yb = rowB[j]
                         let topA = alongA + ya * m, bottomA = alongA + min(ya + 1, n - 1) * m
                         let topB = alongB + yb * m, bottomB = alongB + min(yb + 1, n - 1) * m
-                        let wa = SIMD4<Float>(repeating: weightYA[j]), wb = SIMD4<Float>(repeating: weightYB[j])
-                        for i in stride(from: 0, to: m, by: 4) {
-                            @inline(__always) func load(_ pointer: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
-                                UnsafeRawPointer(pointer + i).loadUnaligned(as: SIMD4<Float>.self)
+                        let wa = SIMD8<Float>(repeating: weightYA[j]), wb = SIMD8<Float>(repeating: weightYB[j])
+                        for i in stride(from: 0, to: m, by: 8) {
+                            @inline(__always) func load(_ pointer: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+                                UnsafeRawPointer(pointer + i).loadUnaligned(as: SIMD8<Float>.self)
                             }
                             let ta = load(topA), tb = load(topB)
-                            let sa: SIMD4<Float> = ta + (load(bottomA) - ta) * wa
-                            let sb: SIMD4<Float> = tb + (load(bottomB) - tb) * wb
+                            let sa: SIMD8<Float> = ta + (load(bottomA) - ta) * wa
+                            let sb: SIMD8<Float> = tb + (load(bottomB) - tb) * wb
                             // The absolute value by clearing the sign bits (pointwiseMax compiles to a compare a lane).
-                            let d = unsafeBitCast(unsafeBitCast(sa - sb, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+                            let d = unsafeBitCast(unsafeBitCast(sa - sb, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
                             sums += d
                             if let cells {
-                                for k in 0..<4 { cells[(j / perCell) * CopyCheck.cells + (i + k) / perCell] += d[k] * cellWeight }
+                                for k in 0..<8 { cells[(j / perCell) * CopyCheck.cells + (i + k) / perCell] += d[k] * cellWeight }
                             }
                         }
                     }
