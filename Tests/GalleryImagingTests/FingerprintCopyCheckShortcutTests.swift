@@ -92,6 +92,28 @@ import Testing
         #expect(stoppedEarly.copies > 0 && stoppedEarly.others > 0)
     }
 
+    @Test("combining two alignments on a third frame maps every point of one frame where the two maps through the third put it")
+    func combinedMapsPoints() {
+        var random = SplitMix64(seed: 11)
+        func uniform(_ range: ClosedRange<Double>) -> Double { range.lowerBound + Double(random.next() % 10_000) / 10_000 * (range.upperBound - range.lowerBound) }
+        for _ in 0..<200 {
+            // B and C laid on A: a point u of B's frame (0...1 on an axis) lies at offset + scale * u of A's.
+            let b = CopyCheck.Alignment(SIMD4(uniform(0.86...1.14), uniform(0.86...1.14), uniform(-0.2...0.2), uniform(-0.2...0.2)), nextStep: 0)
+            let c = CopyCheck.Alignment(SIMD4(uniform(0.86...1.14), uniform(0.86...1.14), uniform(-0.2...0.2), uniform(-0.2...0.2)), nextStep: 0)
+            for (other, onA) in [(Optional(c), c.parameters), (nil, SIMD4<Double>(1, 1, 0, 0))] {
+                let r = b.relative(other).parameters
+                #expect(!b.relative(other).isFinest)
+                for u in [0.0, 0.3, 1.0] {
+                    for axis in 0..<2 {
+                        // Through A: C's point u in A's frame, then in B's.
+                        let throughA = (onA[axis + 2] + onA[axis] * u - b.parameters[axis + 2]) / b.parameters[axis]
+                        #expect(abs(r[axis + 2] + r[axis] * u - throughA) < 1e-12, "axis \(axis), u \(u): \(r) from \(b) and \(String(describing: other))")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("two windows' alignments on the photo, combined, lay one window on the other as near where they were cut as a check afresh")
     func combined() throws {
         var wrong: [String] = [], pairs = 0, closer = 0, offs = (combined: [Double](), afresh: [Double]())
