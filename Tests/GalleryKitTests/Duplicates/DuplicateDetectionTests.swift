@@ -141,6 +141,9 @@ import Testing
         var together: [String] = []
         for (id, membership) in grouping.groups where membership.shown != id {
             together.append(names[id]! + " with " + names[membership.shown]!)
+            // All of one size: each group shows its first photo, and the check against it is the
+            // grouping's own search finished, exactly a check afresh.
+            #expect(membership.check == CopyCheck(photos[membership.shown - 1].grey!, photos[id - 1].grey!), "\(names[id]!)")
         }
         print("grouped: \(together.sorted()); \(grouping.pairsChecked) pairs checked, \(grouping.pairsRejected) rejected")
         for entry in together {
