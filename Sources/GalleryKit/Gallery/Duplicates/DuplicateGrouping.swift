@@ -18,8 +18,9 @@
 ///    ``NearPairs`` finds every pair within the threshold (8 bytes a pair), and a walk in listing
 ///    order joins each photo to its nearest earlier group-starting photo that passes ``CopyCheck``
 ///    (``CopyCheck/screen(_:_:)``: searched as far as the verdict needs), keeping where the search
-///    left it (``GroupAlignments``, 41 bytes a joined photo). Only when there are pairs, the
-///    reductions of the photos in them are read first (580 bytes a photo in a pair; ``ReductionTable``).
+///    left it (``GroupAlignments``; with its link, 40 bytes a joined photo). Only when there are
+///    pairs, the reductions of the photos in them are read first (580 bytes a photo in a pair;
+///    ``ReductionTable``).
 /// 3. Only when some photo is in a group: the grouped photos' ids, sizes, hashes and reductions are read
 ///    again into flat arrays (620 bytes a grouped photo), to choose each group's shown photo and to
 ///    measure each copy against it, going on from the alignments the near pass found.
@@ -181,7 +182,8 @@ public struct DuplicateGrouping: Sendable {
                 candidates.sort { ($0.distance, $0.earlier) < ($1.distance, $1.earlier) }
                 frame = nil
                 for candidate in candidates {
-                    guard let a = reductions[Int(candidate.earlier)], let b = frame ?? reductions[Int(later)].map(CopyCheck.Frame.init) else { continue }
+                    guard let a = reductions[Int(candidate.earlier)],
+                          let b = frame ?? reductions[Int(later)].map(CopyCheck.Frame.init) else { continue }
                     frame = b
                     pairsChecked += 1
                     let (check, alignment) = CopyCheck.screen(CopyCheck.Frame(a), b)
