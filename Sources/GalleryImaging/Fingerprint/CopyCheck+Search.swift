@@ -63,27 +63,29 @@ extension CopyCheck {
         return (0.86 + 0.02 * Double(found.scale), 0.01 * Double(found.offset))
     }
 
-    /// Profile `b` laid on `a` at scale 0.86 + 0.02 `scale` and offset 0.01 `offset`: into `best` when its
-    /// mean absolute difference is lower (ties to the nearer to no change).
+    /// Profile `b` laid on `a` at grid point (`scale`, `offset`): into `best` when its mean absolute
+    /// difference is lower (ties to the nearer to no change). The samples' places and weights come from
+    /// ``ProfileGrid`` (the same values the interpolation would compute, computed once a process).
     @inline(__always)
     static func profileError(_ a: [Float], _ b: [Float], _ scale: Int, _ offset: Int, _ best: inout (error: Float, scale: Int, offset: Int)) {
-        let s = 0.86 + 0.02 * Double(scale), d = 0.01 * Double(offset)
-        let lo = max(0, d), hi = min(1, d + s)
-        guard hi - lo >= 0.6 else { return }
-        let n = a.count
+        let grid = ProfileGrid.shared
+        let point = scale * ProfileGrid.offsets + offset + 20
+        guard grid.valid[point] else { return }
+        let n = ProfileGrid.side
+        precondition(a.count == n && b.count == n, "profiles of the fine level")
         var sum: Float = 0
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                @inline(__always) func interpolate(_ profile: UnsafeBufferPointer<Float>, _ x: Double) -> Float {
-                    let f = min(max(x * Double(n) - 0.5, 0), Double(n - 1))
-                    let i = Int(f), w = Float(f - Double(i))
-                    return profile[i] + (profile[min(i + 1, n - 1)] - profile[i]) * w
-                }
-                // Multiplications, not two divisions a sample: the fit is most of a pair's check.
-                let spacing = (hi - lo) / Double(n), inverse = 1 / s
-                for i in 0..<n {
-                    let xa = lo + (Double(i) + 0.5) * spacing
-                    sum += abs(interpolate(a, xa) - interpolate(b, (xa - d) * inverse))
+                grid.places.withUnsafeBufferPointer { places in
+                    grid.weights.withUnsafeBufferPointer { weights in
+                        let place = places.baseAddress! + point * 4 * n, weight = weights.baseAddress! + point * 2 * n
+                        for i in 0..<n {
+                            let ia = Int(place[4 * i]), ia1 = Int(place[4 * i + 1]), ib = Int(place[4 * i + 2]), ib1 = Int(place[4 * i + 3])
+                            let va = a[ia] + (a[ia1] - a[ia]) * weight[2 * i]
+                            let vb = b[ib] + (b[ib1] - b[ib]) * weight[2 * i + 1]
+                            sum += abs(va - vb)
+                        }
+                    }
                 }
             }
         }

@@ -10,6 +10,8 @@ import Testing
     /// pHash alone merged), and those merged now (within the threshold and passing ``CopyCheck``).
     struct Row {
         var pairs = 0, candidates = 0, merged = 0, closest = 64
+        /// Candidates on which the grouping's screen (``CopyCheck/screen(_:_:)``) gives another verdict.
+        var screenDiffers = 0
         var notes: [String] = []
         /// The candidates' worst-cell errors and how far their frames part (outside, trim).
         var cells: [Double] = [], outside: [Double] = [], trim: [Double] = []
@@ -32,6 +34,7 @@ import Testing
             guard distance <= DuplicateMode.nearThreshold else { return }
             rows[at].row.candidates += 1
             let check = CopyCheck(fa.grey, fb.grey)
+            if CopyCheck.screen(CopyCheck.Frame(fa.grey), CopyCheck.Frame(fb.grey)).check.isCopy != check.isCopy { rows[at].row.screenDiffers += 1 }
             rows[at].row.cells.append(check.cellError)
             rows[at].row.outside.append(check.outside)
             rows[at].row.trim.append(check.trim)
@@ -98,6 +101,8 @@ import Testing
         print("near duplicates: pHash within \(DuplicateMode.nearThreshold) bits, then the grey reductions' check\n" + table.text
               + "\ncopies found \(found)/\(positives); exceptions:\n" + notes.joined(separator: "\n"))
         #expect(positives == PhotoCopies.photos.count * PhotoCopies.positives.count)
+        // The grouping screens pairs (it stops searching once the verdict is clear): the same verdicts.
+        #expect(table.rows.allSatisfy { $0.row.screenDiffers == 0 }, "\(table.rows.map { ($0.name, $0.row.screenDiffers) })")
         #expect(Double(found) >= 0.95 * Double(positives), "copies missed: \(notes.filter { $0.hasPrefix("copy") })")
         for category in ["pan 10%", "pan 20%", "region 10% changed", "burst: pan of a fifth", "re-shot scene"] {
             #expect(table[category].pairs > 0 && table[category].merged == 0, "\(category): \(table[category].notes)")
@@ -136,6 +141,9 @@ import Testing
         var together: [String] = []
         for (id, membership) in grouping.groups where membership.shown != id {
             together.append(names[id]! + " with " + names[membership.shown]!)
+            // All of one size: each group shows its first photo, and the check against it is the
+            // grouping's own search finished, exactly a check afresh.
+            #expect(membership.check == CopyCheck(photos[membership.shown - 1].grey!, photos[id - 1].grey!), "\(names[id]!)")
         }
         print("grouped: \(together.sorted()); \(grouping.pairsChecked) pairs checked, \(grouping.pairsRejected) rejected")
         for entry in together {
@@ -189,6 +197,22 @@ import Testing
         }
         let shown = Set(grouping.groups.values.map(\.shown))
         print("groups: \(shown.count) shown photos for \(all.count) listings; not with their photo's group: \(wrong)")
+        // Each photo's check against the shown one goes on from the alignments the grouping found on the
+        // group's first photo (the original here, shown only in its own group): where a check made
+        // afresh finds the same picture, it lies where that check lays it.
+        var checks = 0, apart: [String] = []
+        let greys = Dictionary(uniqueKeysWithValues: all.map { ($0.metadata.id, $0.original!.grey!) })
+        for (id, membership) in grouping.groups {
+            guard let check = membership.check else { continue }
+            let (image, shownImage) = (copies.images[(id - 1) % 10_000], copies.images[(membership.shown - 1) % 10_000])
+            let fresh = CopyCheck(greys[membership.shown]!, greys[id]!)
+            guard fresh.isCopy else { continue }
+            checks += 1
+            let (p, q) = (SIMD4(check.scaleX, check.scaleY, check.offsetX, check.offsetY), SIMD4(fresh.scaleX, fresh.scaleY, fresh.offsetX, fresh.offsetY))
+            if ((p - q) * (p - q)).max() > 0.02 * 0.02 || !check.isCopy { apart.append("\(image.path) on \(shownImage.kind): \(check), afresh \(fresh)") }
+        }
+        print("checks against the shown photo: \(checks) of copies, \(apart.count) apart from a fresh check's: \(apart)")
+        #expect(checks > copies.images.count && apart.count <= checks / 50, "\(apart)")
         // A copy the recall test misses starts a group of its own (with its second listing), which a
         // later copy nearer to it than to the original may join.
         #expect(Double(wrong.count) <= 0.05 * Double(copies.images.count), "\(wrong)")

@@ -16,12 +16,14 @@
 ///    copies (8 bytes a copy).
 /// 2. Near (`.near`): the pHash and ordinal of each first-of-its-bytes photo (12 bytes a photo);
 ///    ``NearPairs`` finds every pair within the threshold (8 bytes a pair), and a walk in listing
-///    order joins each photo to its nearest earlier group-starting photo that passes ``CopyCheck``.
-///    Only when there are pairs, the reductions of the photos in them are read first (580 bytes a
-///    photo in a pair; ``ReductionTable``).
+///    order joins each photo to its nearest earlier group-starting photo that passes ``CopyCheck``
+///    (``CopyCheck/screen(_:_:)``: searched as far as the verdict needs), keeping where the search
+///    left it (``GroupAlignments``; with its link, 40 bytes a joined photo). Only when there are
+///    pairs, the reductions of the photos in them are read first (580 bytes a photo in a pair;
+///    ``ReductionTable``).
 /// 3. Only when some photo is in a group: the grouped photos' ids, sizes, hashes and reductions are read
 ///    again into flat arrays (620 bytes a grouped photo), to choose each group's shown photo and to
-///    measure each copy against it.
+///    measure each copy against it, going on from the alignments the near pass found.
 /// Between the passes it holds two bits a photo. A very large set of photos that are near one another
 /// but not the same bytes costs 8 bytes a pair of them.
 public struct DuplicateGrouping: Sendable {
@@ -127,6 +129,7 @@ public struct DuplicateGrouping: Sendable {
         ordinals = []
         // 2. Near copies.
         var links: [UInt64] = []  // photo << 32 | the earlier photo whose group it joins
+        var alignments = GroupAlignments()  // each link's photo on the group's first, by link
         if mode == .near {
             var hashes: [UInt64] = [], hashOrdinals: [UInt32] = []
             let wanted = (0..<count).reduce(0) { $0 + (first[$1] && hashed[$1] ? 1 : 0) }
@@ -166,6 +169,7 @@ public struct DuplicateGrouping: Sendable {
             // that is the same picture.
             var joined = PhotoBits(count: count, value: false)
             var candidates: [(distance: UInt64, earlier: UInt64)] = []
+            var frame: CopyCheck.Frame?  // the later photo's, made at its first check
             var p = 0
             while p < pairs.pairs.count {
                 let later = pairs.pairs[p] >> 34
@@ -176,31 +180,37 @@ public struct DuplicateGrouping: Sendable {
                     p += 1
                 }
                 candidates.sort { ($0.distance, $0.earlier) < ($1.distance, $1.earlier) }
+                frame = nil
                 for candidate in candidates {
-                    guard let a = reductions[Int(candidate.earlier)], let b = reductions[Int(later)] else { continue }
+                    guard let a = reductions[Int(candidate.earlier)],
+                          let b = frame ?? reductions[Int(later)].map(CopyCheck.Frame.init) else { continue }
+                    frame = b
                     pairsChecked += 1
-                    guard CopyCheck(a, b).isCopy else {
+                    let (check, alignment) = CopyCheck.screen(CopyCheck.Frame(a), b)
+                    guard check.isCopy else {
                         pairsRejected += 1
                         continue
                     }
                     joined[Int(later)] = true
                     links.append(later << 32 | candidate.earlier)
+                    alignments.append(alignment)
                     break
                 }
             }
-            note(flags + joined.byteCount + reductions.byteCount + Self.bytes(links) + Self.bytes(pairs.pairs))
+            note(flags + joined.byteCount + reductions.byteCount + Self.bytes(links) + alignments.byteCount + Self.bytes(pairs.pairs))
         }
         guard !links.isEmpty || !copies.isEmpty else { return }
         // 3. The grouped photos in listing order, each with the photo that starts its group (links are
         // in listing order, and a link's earlier photo starts its group).
-        func starter(_ photo: UInt64) -> UInt64 {
+        func link(_ photo: UInt64) -> Int? {
             var (low, high) = (0, links.count)
             while low < high {
                 let middle = (low + high) / 2
                 if links[middle] >> 32 < photo { low = middle + 1 } else { high = middle }
             }
-            return low < links.count && links[low] >> 32 == photo ? links[low] & 0xFFFF_FFFF : photo
+            return low < links.count && links[low] >> 32 == photo ? low : nil
         }
+        func starter(_ photo: UInt64) -> UInt64 { link(photo).map { links[$0] & 0xFFFF_FFFF } ?? photo }
         var grouped: [UInt64] = []  // photo << 32 | the photo that starts its group
         grouped.reserveCapacity(2 * (links.count + copies.count))
         for link in links { grouped += [link, (link & 0xFFFF_FFFF) << 32 | link & 0xFFFF_FFFF] }
@@ -209,6 +219,16 @@ public struct DuplicateGrouping: Sendable {
             grouped += [(copy >> 32) << 32 | group, (copy & 0xFFFF_FFFF) << 32 | group]
         }
         grouped.sort()
+        copies.sort()  // by the copy, to find the photo whose bytes a grouped photo has
+        /// The link of `photo`, or of the photo whose bytes it has (nil: it starts its group, or has its bytes).
+        func nearLink(_ photo: UInt64) -> Int? {
+            var (low, high) = (0, copies.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if copies[middle] >> 32 < photo { low = middle + 1 } else { high = middle }
+            }
+            return link(low < copies.count && copies[low] >> 32 == photo ? copies[low] & 0xFFFF_FFFF : photo)
+        }
         grouped = grouped.enumerated().filter { $0.offset == 0 || grouped[$0.offset - 1] != $0.element }.map(\.element)
         // Their details, in flat arrays beside `grouped`.
         var ids = [Int](repeating: 0, count: grouped.count), pixels = ids
@@ -222,7 +242,7 @@ public struct DuplicateGrouping: Sendable {
             if let grey = photo.grey { greys.append(next, grey) }
             next += 1
         }
-        note(first.byteCount + Self.bytes(links) + Self.bytes(copies) + Self.bytes(grouped)
+        note(first.byteCount + Self.bytes(links) + alignments.byteCount + Self.bytes(copies) + Self.bytes(grouped)
              + Self.bytes(ids) + Self.bytes(pixels) + Self.bytes(phashes) + Self.bytes(shas) + greys.byteCount)
         reductionsHeld = max(reductionsHeld, greys.count)
         guard next == grouped.count else { return }  // the photos changed between passes
@@ -235,11 +255,13 @@ public struct DuplicateGrouping: Sendable {
             while end < order.count, grouped[order[end]] & 0xFFFF_FFFF == grouped[order[run]] & 0xFFFF_FFFF { end += 1 }
             let members = order[run..<end]
             let shown = members.max { (pixels[$0], -$0) < (pixels[$1], -$1) }!
-            let shownGrey = greys[shown]
+            let shownFrame = greys[shown].map(CopyCheck.Frame.init), shownLink = nearLink(grouped[shown] >> 32)
             for member in members {
                 let sameBytes = shas[member] == shas[shown]
                 var check: CopyCheck?
-                if !sameBytes, let shownGrey, let grey = greys[member] { check = CopyCheck(shownGrey, grey) }
+                if !sameBytes, let shownFrame, let grey = greys[member] {
+                    check = alignments.check(shownFrame, CopyCheck.Frame(grey), shownLink: shownLink, memberLink: nearLink(grouped[member] >> 32))
+                }
                 groups[ids[member]] = Membership(
                     shown: ids[shown], distance: sameBytes ? 0 : (phashes[member] ^ phashes[shown]).nonzeroBitCount,
                     hash: sameBytes ? "sha256" : "phash", check: check, members: member == shown ? members.map { ids[$0] } : [])
