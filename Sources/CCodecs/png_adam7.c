@@ -100,7 +100,7 @@ void fg_png_adam7_row(fg_png *ctx, uint32_t y, uint8_t *line) {
 
 int fg_png_deinterlace_fits(const fg_png *ctx) {
     if (!ctx || ctx->file_interlace != PNG_INTERLACE_ADAM7) return 0;
-    uint64_t bound = FG_PNG_WHOLE_MAX_BYTES;
+    uint64_t bound = FG_PNG_DEINTERLACE_MAX_BYTES;
     if (ctx->max_memory && ctx->max_memory < bound) bound = ctx->max_memory;
     // The filtered passes, and the full-size image libpng's rows need when the whole stream is declined.
     uint64_t filtered = layout(NULL, ctx->width, ctx->height, fg_png_samples(ctx->file_color) * ctx->file_depth);

@@ -29,7 +29,9 @@ struct fg_png {
     // The whole-stream path (png_whole.c): the inflated, filtered image and what expanding it needs.
     int allow_whole;           // 1 unless fg_png_set_whole_stream(ctx, 0)
     int used_whole;            // the last read went through it
-    uint8_t *whole;            // height x (1 + rowbytes): each row's filter byte, then its data
+    uint8_t *whole;            // height x (1 + rowbytes): each row's filter byte, then its data (mmap'd)
+    size_t whole_size;         // the bytes mapped at `whole`
+    size_t whole_released;     // the leading bytes of `whole` already given back (rows read; not Adam7)
     uint64_t whole_budget;     // the bytes of `whole` taken from the process-wide budget (0: none)
     uint8_t *whole_zero;       // rowbytes zero bytes: the row "above" the first
     size_t whole_rowbytes;
@@ -56,15 +58,22 @@ fg_status fg_png_fail(fg_png *ctx, fg_status status, const char *text);
 void fg_png_check_layout(fg_png *ctx);
 
 /// The whole filtered image above this many bytes (height x (1 + rowbytes)) is read through libpng's
-/// streaming rows instead of inflated in one piece: 128 MiB holds a 24 MP 8-bit RGBA image (96 MB)
-/// or a 42 MP RGB one. fg_limits.max_memory lowers it.
-#define FG_PNG_WHOLE_MAX_BYTES (128ull << 20)
+/// streaming rows (zlib inflating a band at a time) instead of inflated in one piece: 64 MiB holds a
+/// 21 MP 8-bit RGB image (a 24 MP one is 69 MB) or a 16 MP RGBA one. Above it the whole stream cost its
+/// size twice at the peak, the filtered image and the mapped original together (a 16-bit 20 MP PNG:
+/// 117 + 31 MB, the job's peak); libpng's rows hold the original and the decoded bitmap only.
+/// fg_limits.max_memory lowers it.
+#define FG_PNG_WHOLE_MAX_BYTES (64ull << 20)
+/// An Adam7 image is box-reduced row by row (fg_png_deinterlace_fits) when its filtered passes and its
+/// full-size 8-bit image each fit 128 MiB (and max_memory); over it, it is read from its early passes.
+/// Its own bound, not the whole stream's: it decides the pixels, the whole stream only the speed.
+#define FG_PNG_DEINTERLACE_MAX_BYTES (128ull << 20)
 /// What the whole-stream buffers of every decode in the process may hold together. A decode whose
 /// buffer does not fit beside the others waits for them to finish (its thread blocks; decodes run on
-/// worker threads), unless none is held, so one over the budget still goes alone. 128 MiB: two
-/// workers cannot both hold a 24 MP image's (72-96 MB), which put a whole job's peak at 255 MB; each
-/// waits a fraction of a second for the other instead, and the inflate stays libdeflate's.
-#define FG_PNG_WHOLE_BUDGET_BYTES (128ull << 20)
+/// worker threads). The same 64 MiB as one image's bound: two workers never hold two large images'
+/// filtered data at once (which put a PNG-heavy job's peak at 255-390 MB); each waits a fraction of a
+/// second for the other instead, and the inflate stays libdeflate's.
+#define FG_PNG_WHOLE_BUDGET_BYTES (64ull << 20)
 /// Inflates all of IDAT at once and checks it; 1 when the rows can then be read with
 /// fg_png_whole_row, 0 when the caller must read through libpng (nothing was written anywhere).
 int fg_png_whole_begin(fg_png *ctx);

@@ -144,4 +144,23 @@ struct DecodingPNGWholeStreamTests {
         options.maxCodecMemory = 6_481_200
         #expect(Self.compare(png, "photo.png", options))
     }
+
+    /// The default bound (png_internal.h): a filtered image of up to 64 MiB is inflated whole, a larger one
+    /// is read through libpng's rows (a band of zlib at a time), so the whole stream never holds more than
+    /// 64 MiB for one photo beside its mapped original. Grey, 8192 pixels wide: 8193 bytes a row.
+    @Test func sixtyFourMebibytesIsTheWholeStreamsBound() throws {
+        func png(rows: Int) -> [UInt8] {
+            let data = [UInt8](repeating: 0, count: rows * 8193)  // filter byte 0, black pixels
+            let header = PNGChunks.uint32(8192) + PNGChunks.uint32(UInt32(rows)) + [8, 0, 0, 0, 0]
+            return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + PNGChunks.chunk("IHDR", header)
+                + PNGChunks.chunk("IDAT", PNGFilterWriter.storedZlib(data)) + PNGChunks.chunk("IEND", [])
+        }
+        let options = DecodeOptions(target: .longestEdge(256))
+        let fits = 67_108_864 / 8193  // 8191 rows: 67,108,863 bytes
+        for (rows, whole) in [(fits, true), (fits + 1, false)] {
+            let outcome = try Self.decode(png(rows: rows), "grey-\(rows).png", options, .wholeStreamWhenItFits).get()
+            #expect(outcome.wholeStream == whole, "\(rows) rows of 8193 bytes")
+            #expect(outcome.image.sourceWidth == 8192 && outcome.image.sourceHeight == rows)
+        }
+    }
 }

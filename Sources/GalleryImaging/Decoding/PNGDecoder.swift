@@ -2,10 +2,10 @@ import CCodecs
 
 /// PNG through the two-phase C shim. Images far larger than the target are box-reduced row by row
 /// as they are decoded, by the resampler's own box factor, so the full-size image is never held and
-/// the resampler's shrink is already done. Images whose filtered data fits 128 MiB (and
+/// the resampler's shrink is already done. Images whose filtered data fits 64 MiB (and
 /// maxCodecMemory) are inflated in one call by libdeflate and unfiltered by the shim instead of
 /// through libpng's rows (see ``Inflation``): the same pixels, about 1.6x faster; Adam7 images are
-/// put back together row by row from their passes on the way. Only an Adam7 image over that bound
+/// put back together row by row from their passes on the way. Only an Adam7 image over 128 MiB
 /// is assembled from its early passes alone (1, 3 or 5 of the 7), and only when they still have
 /// twice the target's pixels on each edge: one pixel of every 8x8 block stands for the block, which
 /// aliases unless the resampler still has a 2x shrink left to average over.

@@ -103,7 +103,7 @@ struct PhotoDetailPage {
             if let width = original.width ?? entry.metadata.width, let height = original.height ?? entry.metadata.height {
                 details.append("\(width) × \(height)")
             }
-            details.append(ByteCountFormatter.string(fromByteCount: Int64(original.bytes), countStyle: .file))
+            details.append(ByteCountText.file(Int64(original.bytes)))
             items.append(.element("li", children: [
                 .element("a", attributes: ["href": SafeURL.relative(original.path, depth: Self.depth)], children: [
                     .text("Original file"),
