@@ -30,7 +30,7 @@ extension GalleryRun {
         }
         let thumbnails = recorded == nil ? [:] : entry?.thumbnails ?? [:]
         guard let made = await makeRenditions(of: photo, url: url, at: originalPath, recorded: recorded, thumbnails: thumbnails,
-                                              body: fetched.body, journal: journal) else { return }
+                                              body: fetched.body, inStore: fetched.inStore, journal: journal) else { return }
         // Comments are extras: a source without them, or a failure, leaves them out.
         if let spill = workspace.comments, let comments = await listing.comments(of: photo.id, engine: engine,
                                                                                 maxBytes: job.maxPageBytes) {
@@ -45,6 +45,10 @@ extension GalleryRun {
     struct FetchedOriginal {
         var downloaded: Int64 = 0
         var body: UnpublishedDownload?
+        /// The store already held the original, which the journal did not record: a run was killed
+        /// between storing it and journaling it (a bucket gets each file as it is made, the journal only
+        /// every so often), so it is fetched back from the store rather than downloaded again.
+        var inStore = false
     }
 
     /// Step one: the original, downloaded to `originalPath` unless a complete file is already there, after
@@ -57,7 +61,10 @@ extension GalleryRun {
         var fetched = FetchedOriginal()
         let destination = job.folder + "/" + originalPath
         // Originals are only ever published by a rename after verification: one that exists is complete.
-        guard store.size(of: originalPath) == nil else { return fetched }
+        guard store.size(of: originalPath) == nil else {
+            fetched.inStore = true
+            return fetched
+        }
         // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
         POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
         // A shard downloads into its own staging folder and publishes the complete file by rename.
@@ -108,7 +115,7 @@ extension GalleryRun {
     /// made on the worker pool from one decode and journaled there in one write. Returns the thumbnails
     /// made, or nil when the photo ends here (failed, or the run stopping: a downloaded original is kept).
     private func makeRenditions(of photo: Photo, url: String, at originalPath: String, recorded: OriginalFile?,
-                                thumbnails: [Int: ThumbnailFile], body: UnpublishedDownload?,
+                                thumbnails: [Int: ThumbnailFile], body: UnpublishedDownload?, inStore: Bool,
                                 journal: Journal) async -> Int? {
         let missing = job.thumbnailSizes.filter { size in
             guard let existing = thumbnails[size] else { return true }
@@ -136,8 +143,9 @@ extension GalleryRun {
         // computed once, here.
         let unhashed = recorded != nil && (recorded?.phash == nil || recorded?.grey == nil)
         guard recorded == nil || !missing.isEmpty || unhashed || displayMissing else { return 0 }
-        // A store that keeps no local copy of its originals fetches this one back for the work.
-        if recorded != nil {
+        // A store that keeps no local copy of its originals fetches this one back for the work (one the
+        // journal records, or one it held before the journal said so).
+        if recorded != nil || inStore {
             do {
                 guard try await store.materialize(originalPath) else {
                     fail(photo, url: url, .gallery(.system(call: "open", path: store.location + "/" + originalPath, errno: ENOENT)),

@@ -91,10 +91,18 @@ struct S3CLIKit {
         Self.values(of: "UploadId", in: try curl(["\(gateway.endpoint)/\(bucket)?uploads="])).count
     }
 
-    private func curl(_ arguments: [String]) throws -> String {
+    /// Puts the file at `path` as the object `key`, over what is there (to set a bucket up as a run
+    /// killed at a chosen moment would leave it).
+    func put(_ key: String, file path: String) throws {
+        _ = try curl(["-T", path, "\(gateway.endpoint)/\(bucket)/\(key)"], payloadHash: "UNSIGNED-PAYLOAD")
+    }
+
+    /// `payloadHash`: the body's SHA-256 as SigV4 signs it (that of no body by default).
+    private func curl(_ arguments: [String],
+                      payloadHash: String = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") throws -> String {
         let result = try ProcessRunner.run("curl", ["-sS", "-f", "--aws-sigv4", "aws:amz:\(gateway.region):s3",
             "--user", "\(gateway.accessKey):\(gateway.secretKey)",
-            "-H", "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"] + arguments,
+            "-H", "x-amz-content-sha256: \(payloadHash)"] + arguments,
             timeout: 60)
         guard result.exitCode == 0 else { throw S3CLIKitError.curl(arguments.last ?? "", result.stderrText) }
         return result.stdoutText

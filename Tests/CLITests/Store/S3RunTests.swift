@@ -5,6 +5,44 @@ import Testing
 
 /// `run --out s3://BUCKET/PREFIX` against a real S3 store (Ceph RGW on 127.0.0.1).
 @Suite(.serialized, .gatewayStarted) struct S3RunTests {
+    /// A run killed after an original was stored, before the journal saying so went up: the bucket holds
+    /// the original (in its list of stored files) and the journal only the photo's `seen`. A run on another
+    /// machine takes the original from the bucket for the thumbnails: no download, no failure.
+    @Test func anOriginalStoredBeforeTheJournalSaidSoIsTakenFromTheBucket() async throws {
+        let s3 = try S3CLIKit()
+        let api = try GalleryCLIKit(pages: 1, perPage: 3)
+        let dir = try TempDirectory()
+        let source = ["--api", api.server.baseURL, "--pages", "1"] + ShardCLIKit.fast
+        let disk = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("disk")], timeout: 120)
+        #expect(disk.exitCode == 0, "stderr: \(disk.stderrText)")
+        let first = try ProcessRunner.run(GalleryCLIKit.binary, source + s3.out("g/") + ["--work-dir", dir.file("node1")],
+                                          environment: s3.environment(home: dir.path), timeout: 120)
+        try #require(first.exitCode == 0, "stderr: \(first.stderrText)")
+        // The journal as the kill would have left it: one photo's original and thumbnails not recorded.
+        try s3.mirror("g/.fetch-gallery/", into: dir.file("meta"))
+        let journal = try String(contentsOfFile: dir.file("meta/journal.jsonl"), encoding: .utf8)
+        let lines = journal.split(separator: "\n").map(String.init)
+        func record(_ line: String) -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        }
+        let victim = try #require(lines.lazy.map(record).first { $0["type"] as? String == "original" }?["id"] as? Int)
+        let kept = lines.filter { line in
+            let r = record(line)
+            return !(r["id"] as? Int == victim && ["original", "thumbnail"].contains(r["type"] as? String))
+        }
+        #expect(kept.count < lines.count - 1)
+        try (kept.joined(separator: "\n") + "\n").write(toFile: dir.file("journal.jsonl"), atomically: true, encoding: .utf8)
+        try s3.put("g/.fetch-gallery/journal.jsonl", file: dir.file("journal.jsonl"))
+        let requestsBefore = api.server.requests(path: api.imagePath(victim)).count
+
+        let second = try ProcessRunner.run(GalleryCLIKit.binary, source + s3.out("g/") + ["--work-dir", dir.file("node2")],
+                                           environment: s3.environment(home: dir.path), timeout: 120)
+        #expect(second.exitCode == 0, "stderr: \(second.stderrText)")
+        #expect(api.server.requests(path: api.imagePath(victim)).count == requestsBefore, "photo \(victim) was downloaded again")
+        try s3.mirror("g/", into: dir.file("bucket"))
+        try ShardCLIKit.expectSameGallery(dir.file("disk"), dir.file("bucket"))
+    }
+
     @Test func theGalleryInTheBucketEqualsTheOneOnDisk() async throws {
         let s3 = try S3CLIKit()
         let api = try GalleryCLIKit(pages: 3, perPage: 3)
