@@ -96,13 +96,11 @@ struct DatasetCommand: AsyncParsableCommand {
             defer { ticker.cancel() }
             summary = try await run.run(observer: report)
             activity = run.storeActivity
-        } catch let error as DatasetError {
-            // GalleryKit says how the run ends (usage 2, unreadable list 3, output 1); main prints and exits.
+        } catch {
+            // A DatasetError: GalleryKit says how the run ends (usage 2, unreadable list 3, output 1);
+            // main prints and exits.
             report.finish()
             throw error
-        } catch {
-            report.finish()
-            throw GalleryFailure(.failures, "\(options.outputFolder): \(error)")
         }
         withExtendedLifetime(interrupts) {}
         report.finish()

@@ -47,7 +47,7 @@ struct MergeCommand: AsyncParsableCommand {
         merge.pageOptions = pageOptions.options
         merge.pageOptions.sourceFormats = format.extras.map { $0.resolved(hasAlpha: false) }
         let report = try merge.run()
-        try await store.finishMerge()
+        _ = try await store.finishMerge()
         store.close()
         func names(_ shards: [Int]) -> String {
             shards.map { "\($0)/\(report.shards)" }.joined(separator: ", ")
