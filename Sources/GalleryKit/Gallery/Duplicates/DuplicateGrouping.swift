@@ -202,14 +202,7 @@ public struct DuplicateGrouping: Sendable {
         guard !links.isEmpty || !copies.isEmpty else { return }
         // 3. The grouped photos in listing order, each with the photo that starts its group (links are
         // in listing order, and a link's earlier photo starts its group).
-        func link(_ photo: UInt64) -> Int? {
-            var (low, high) = (0, links.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if links[middle] >> 32 < photo { low = middle + 1 } else { high = middle }
-            }
-            return low < links.count && links[low] >> 32 == photo ? low : nil
-        }
+        func link(_ photo: UInt64) -> Int? { Self.position(of: photo, in: links) }
         func starter(_ photo: UInt64) -> UInt64 { link(photo).map { links[$0] & 0xFFFF_FFFF } ?? photo }
         var grouped: [UInt64] = []  // photo << 32 | the photo that starts its group
         grouped.reserveCapacity(2 * (links.count + copies.count))
@@ -222,12 +215,7 @@ public struct DuplicateGrouping: Sendable {
         copies.sort()  // by the copy, to find the photo whose bytes a grouped photo has
         /// The link of `photo`, or of the photo whose bytes it has (nil: it starts its group, or has its bytes).
         func nearLink(_ photo: UInt64) -> Int? {
-            var (low, high) = (0, copies.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if copies[middle] >> 32 < photo { low = middle + 1 } else { high = middle }
-            }
-            return link(low < copies.count && copies[low] >> 32 == photo ? copies[low] & 0xFFFF_FFFF : photo)
+            link(Self.position(of: photo, in: copies).map { copies[$0] & 0xFFFF_FFFF } ?? photo)
         }
         grouped = grouped.enumerated().filter { $0.offset == 0 || grouped[$0.offset - 1] != $0.element }.map(\.element)
         // Their details, in flat arrays beside `grouped`.
@@ -273,6 +261,16 @@ public struct DuplicateGrouping: Sendable {
     /// The first 64 bits of a hex SHA-256 (any other string: its hash value).
     static func prefix(_ sha256: String) -> UInt64 {
         UInt64(sha256.prefix(16), radix: 16) ?? UInt64(truncatingIfNeeded: sha256.hashValue)
+    }
+
+    /// Where the pair whose high half is `photo` stands in `pairs` (`photo << 32 | other`, sorted), or nil.
+    static func position(of photo: UInt64, in pairs: [UInt64]) -> Int? {
+        var (low, high) = (0, pairs.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if pairs[middle] >> 32 < photo { low = middle + 1 } else { high = middle }
+        }
+        return low < pairs.count && pairs[low] >> 32 == photo ? low : nil
     }
 
     static func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }

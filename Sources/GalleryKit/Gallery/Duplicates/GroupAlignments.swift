@@ -24,9 +24,6 @@ struct GroupAlignments: Sendable {
     /// The alignment of link `index`.
     subscript(index: Int) -> CopyCheck.Alignment { CopyCheck.Alignment(parameters[index], nextStep: finest[index] ? 0 : 0.01) }
 
-    /// Alignments held.
-    var count: Int { parameters.count }
-
     /// Bytes held (capacities).
     var byteCount: Int { parameters.capacity * MemoryLayout<SIMD4<Double>>.stride + finest.byteCount }
 
