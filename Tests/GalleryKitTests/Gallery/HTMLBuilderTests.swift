@@ -19,6 +19,26 @@ import Testing
         #expect(HTMLEscaping.escape("a\u{0}b\u{7}c\u{85}d\te\nf") == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\te\nf")
     }
 
+    /// Text without a byte to escape is written as it is; the check that decides so must send every string
+    /// that needs escaping to the scalar-by-scalar path: each byte value alone and inside a name, and
+    /// generated strings of ASCII, controls, entities' characters and non-ASCII text.
+    @Test func unescapedTextIsWrittenAsItIsExactlyWhenNothingNeedsEscaping() {
+        var samples = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        samples += (0..<0x80).map { "photo-" + String(UnicodeScalar(UInt8($0))) + "-12.jpg" }
+        samples += ["", "Café", "\u{85}", "\u{202E}x", "שלום", "a b/c?d=e;f", "😀", "\u{FFFD}"]
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "0", " ", "/", "&", "<", ">", "\"", "'", "\t", "\n", "\u{1}", "\u{7F}", "é", "\u{9F}", "\u{2066}", "ש"]
+        for _ in 0..<2_000 {
+            samples.append((0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for text in samples {
+            #expect(HTMLEscaping.escape(text) == HTMLEscaping.escapedScalars(text), "\(Array(text.unicodeScalars))")
+            var out = "x"
+            HTMLEscaping.escape(text, into: &out)
+            #expect(out == "x" + HTMLEscaping.escapedScalars(text))
+        }
+    }
+
     @Test func bidiOverridesAreNeutralisedButRTLTextAndMarksStay() {
         #expect(HTMLEscaping.escape("\u{202E}gpj.exe") == "\u{FFFD}gpj.exe")
         #expect(HTMLEscaping.escape("a\u{2066}b\u{2069}c\u{202A}d") == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d")

@@ -11,6 +11,30 @@
 public enum HTMLEscaping {
     /// `text` with `&`, `<`, `>`, `"` and `'` replaced by entities, safe in element content and quoted attributes.
     public static func escape(_ text: String) -> String {
+        needsEscaping(text) ? escapedScalars(text) : text
+    }
+
+    /// `escape(text)` appended to `out`.
+    static func escape(_ text: String, into out: inout String) {
+        if needsEscaping(text) { out += escapedScalars(text) } else { out += text }
+    }
+
+    /// Whether `text` has a byte that is not printable ASCII, or is one of the five escaped characters: the
+    /// names, paths and numbers of a page mostly have none, and are then written as they are.
+    @inline(__always)
+    static func needsEscaping(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x26 || byte == 0x3C || byte == 0x3E
+                || byte == 0x22 || byte == 0x27 {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// The escape, scalar by scalar.
+    static func escapedScalars(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

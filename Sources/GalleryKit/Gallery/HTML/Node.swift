@@ -63,20 +63,28 @@ public struct Node: Sendable, Hashable {
     func render(into out: inout String) {
         switch kind {
         case let .text(text):
-            out += HTMLEscaping.escape(text)
+            HTMLEscaping.escape(text, into: &out)
         case let .trusted(html):
             out += html.markup
         case let .fragment(nodes):
             for node in nodes { node.render(into: &out) }
         case let .element(tag, attributes, children):
-            out += "<" + tag
+            // Piece by piece into `out`: joining the pieces first made a string for each `+`.
+            out += "<"
+            out += tag
             for attribute in attributes {
-                out += " " + attribute.name + "=\"" + HTMLEscaping.escape(attribute.value) + "\""
+                out += " "
+                out += attribute.name
+                out += "=\""
+                HTMLEscaping.escape(attribute.value, into: &out)
+                out += "\""
             }
             out += ">"
             if Self.voidElements.contains(tag) { return }
             for child in children { child.render(into: &out) }
-            out += "</" + tag + ">"
+            out += "</"
+            out += tag
+            out += ">"
         }
     }
 
