@@ -12,8 +12,12 @@ extension Syscall {
     @discardableResult
     public static func remove(_ path: String) -> Bool { unlink(path) == 0 }
 
-    /// Creates `path` and its parents; an existing directory is fine.
+    /// Creates `path` and its parents; an existing directory is fine. The folder itself is made first: its
+    /// parent is there for nearly every call (a new bucket of the gallery's fan-out), and then that is one
+    /// `mkdir(2)`, where a walk from the root made one per component (five a new bucket, four failing).
+    /// When that fails, the walk makes each missing parent and names the component that cannot be made.
     public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(SystemError) {
+        if mkdir(path, mode) == 0 || errno == EEXIST { return }
         var current = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             current += "/" + part

@@ -31,6 +31,23 @@ import Testing
         #expect(Syscall.fileSize(dir.path) == nil)  // a folder is not a regular file
     }
 
+    @Test func makeDirectoriesMakesMissingParentsAndNamesTheComponentInTheWay() throws {
+        let dir = try TestFolder()
+        try Syscall.makeDirectories(dir.file("a"))  // the parent exists: one folder
+        try Syscall.makeDirectories(dir.file("a/b/c/d"))  // three missing
+        try Syscall.makeDirectories(dir.file("a/b/c/d"))  // all there
+        try Syscall.makeDirectories(dir.file("a/b/c/d/"))
+        #expect(Syscall.status(dir.file("a/b/c/d")).map { $0.st_mode & S_IFMT } == S_IFDIR)
+        // A file where a folder must go: the error names that component, as the walk meets it.
+        try dir.write([1], to: "f")
+        #expect(throws: SystemError(call: "mkdir", path: dir.file("f/x"), errno: ENOTDIR)) {
+            try Syscall.makeDirectories(dir.file("f/x/y"))
+        }
+        #expect(throws: SystemError(call: "mkdir", path: dir.file("f/x"), errno: ENOTDIR)) {
+            try Syscall.makeDirectories(dir.file("f/x"))
+        }
+    }
+
     @Test func namesRenamesRemovesAndLocks() throws {
         let dir = try TestFolder()
         try dir.write([1], to: "a")

@@ -21,11 +21,11 @@ extension GalleryRun {
         let entry = queued.isNew ? nil : journal.entry(of: photo.id)
         // A journaled original whose file vanished or changed size is not trusted.
         let recorded = entry?.original.flatMap { store.size(of: $0.path) == Int64($0.bytes) ? $0 : nil }
-        let originalPath = recorded?.path ?? Self.originalPath(of: selected, in: store)
+        let (originalPath, stored) = recorded.map { ($0.path, true) } ?? Self.originalPath(of: selected, in: store)
 
         var fetched = FetchedOriginal()
         if recorded == nil {
-            guard let original = await fetchOriginal(selected, to: originalPath, in: workspace) else { return }
+            guard let original = await fetchOriginal(selected, to: originalPath, stored: stored, in: workspace) else { return }
             fetched = original
         }
         let thumbnails = recorded == nil ? [:] : entry?.thumbnails ?? [:]
@@ -53,15 +53,16 @@ extension GalleryRun {
 
     /// Step one: the original, downloaded to `originalPath` unless a complete file is already there, after
     /// the site's AI opt-out when the job honours it. Nil when the photo ends here: failed, opted out (each
-    /// journaled and reported), or the run stopping (a partial stays for the next run).
-    private func fetchOriginal(_ selected: SelectedPhoto, to originalPath: String,
+    /// journaled and reported), or the run stopping (a partial stays for the next run). `stored`: whether
+    /// the store holds a file at `originalPath` (``originalPath(of:in:)`` has just asked it).
+    private func fetchOriginal(_ selected: SelectedPhoto, to originalPath: String, stored: Bool,
                                in workspace: RunWorkspace) async -> FetchedOriginal? {
         let (photo, url, journal) = (selected.photo, selected.imageURL.absoluteString, workspace.journal)
         guard !isStopping, !Task.isCancelled else { return nil }
         var fetched = FetchedOriginal()
         let destination = job.folder + "/" + originalPath
         // Originals are only ever published by a rename after verification: one that exists is complete.
-        guard store.size(of: originalPath) == nil else {
+        guard !stored else {
             fetched.inStore = true
             return fetched
         }
@@ -69,7 +70,9 @@ extension GalleryRun {
         POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
         // A shard downloads into its own staging folder and publishes the complete file by rename.
         let staging = workspace.stagingPath(of: originalPath)
-        if Self.fileSize(staging ?? destination) == nil {
+        // A folder store has just said nothing is at the destination: not asked a second time.
+        let absent = staging == nil && (store as? LocalFolderStore)?.folder == job.folder
+        if absent || Self.fileSize(staging ?? destination) == nil {
             // The site's AI opt-out, when honoured: its files before the request, its headers before the body.
             var headCheck: (@Sendable (HTTPHeaders) -> String?)?
             if let optOut {
@@ -211,14 +214,15 @@ extension GalleryRun {
     }
 
     /// Where a photo the journal has no original for goes: its fanned-out path, unless a gallery made
-    /// before the fan-out already holds it at `photos/ID-slug.EXT` (then it is used there, not fetched again).
-    static func originalPath(of selected: SelectedPhoto, in store: any GalleryStore) -> String {
+    /// before the fan-out already holds it at `photos/ID-slug.EXT` (then it is used there, not fetched again);
+    /// `stored`: whether the store holds a file there.
+    static func originalPath(of selected: SelectedPhoto, in store: any GalleryStore) -> (path: String, stored: Bool) {
         let (id, name, ext) = (selected.photo.id, selected.photo.name, fileExtension(of: selected.imageURL))
         let path = GalleryNaming.originalPath(id: id, name: name, extension: ext)
-        guard store.size(of: path) == nil else { return path }
+        guard store.size(of: path) == nil else { return (path, true) }
         // The two paths share their file name: "photos/BBB/NAME" and "photos/NAME".
         let legacy = "photos/" + (path as NSString).lastPathComponent
-        return store.size(of: legacy) != nil ? legacy : path
+        return store.size(of: legacy) != nil ? (legacy, true) : (path, false)
     }
 
     /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);

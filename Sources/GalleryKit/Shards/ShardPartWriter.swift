@@ -28,7 +28,9 @@ struct ShardPartWriter {
         try journal.forEachEntry(byPage: true, parallel: parallel) { entry throws(GalleryError) in
             let line = ShardPhoto(entry, comments: comments(entry.metadata.id))
             do {
-                try lines.write(Array(try encoder.encode(line)) + [UInt8(ascii: "\n")])
+                // By hand unless it has comments or a number JSON cannot hold (the encoder words that error).
+                let bytes = try (try? line.json()).flatMap { $0 } ?? Array(encoder.encode(line))
+                try lines.write(bytes + [UInt8(ascii: "\n")])
             } catch let error as GalleryError {
                 throw error
             } catch {

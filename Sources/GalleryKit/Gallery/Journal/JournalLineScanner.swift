@@ -25,7 +25,10 @@ struct JournalLineScanner {
 
 extension JournalRecord {
     /// The record on one line of the journal (no newline), or nil when it is not one.
+    /// Read by hand when in the form the journal writes (``init(scanning:)``), else by `decoder`.
     static func decodeLine(_ line: some Collection<UInt8>, with decoder: JSONDecoder) -> JournalRecord? {
-        try? decoder.decode(JournalRecord.self, from: Data(line))
+        let scanned = line.withContiguousStorageIfAvailable { JournalRecord(scanning: $0) }
+            ?? Array(line).withUnsafeBufferPointer { JournalRecord(scanning: $0) }
+        return scanned ?? (try? decoder.decode(JournalRecord.self, from: Data(line)))
     }
 }

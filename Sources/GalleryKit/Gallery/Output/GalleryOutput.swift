@@ -65,7 +65,7 @@ final class GalleryOutput {
 
     /// What rendering one piece of a batch produced.
     private enum Rendered {
-        case record(manifest: String, card: String?, complete: Bool)
+        case record(manifest: [UInt8], card: String?, complete: Bool)
         case page(path: String)
         case failure(GalleryError)
     }
@@ -147,10 +147,7 @@ final class GalleryOutput {
                     let (entry, position, membership) = records[i]
                     var record = GalleryManifest.Photo(entry: entry, showLocation: options.showLocation)
                     if let membership { record.group(membership) }
-                    let photo = try Self.encode(record)
-                    // JSONEncoder's pretty layout of an array element: indented two levels, comma-separated.
-                    let indented = photo.split(separator: "\n", omittingEmptySubsequences: false)
-                        .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+                    let indented = try Self.encodeElement(record)
                     // Cards are NUL-separated: rendering turns every control character into U+FFFD.
                     let isCopy = membership.map { $0.shown != entry.metadata.id } ?? false
                     // Index cards get the thumbnails only, not the display rendition.
@@ -176,7 +173,8 @@ final class GalleryOutput {
         for piece in rendered {
             switch piece {
             case .record(let entry, let card, let complete):
-                try manifest.write((manifestEntries == 0 ? "\n" : ",\n") + entry)
+                try manifest.write(manifestEntries == 0 ? "\n" : ",\n")
+                try manifest.write(entry)
                 manifestEntries += 1
                 if let card { try (complete ? doneCards : failedCards).write(card) }
             case .page(let path):
@@ -240,6 +238,16 @@ final class GalleryOutput {
         } catch {
             throw .encoding(path: GalleryNaming.manifestPath, reason: String(describing: error))
         }
+    }
+
+    /// A photo as JSONEncoder's pretty layout writes an element of the manifest's `photos`: indented two
+    /// levels (the commas between elements are the caller's). Written by hand (``GalleryManifest/Photo/prettyJSON(level:)``);
+    /// a NaN or an infinity goes through JSONEncoder, which words the error.
+    static func encodeElement(_ photo: GalleryManifest.Photo) throws(GalleryError) -> [UInt8] {
+        if let bytes = try? photo.prettyJSON(level: 2) { return bytes }
+        let indented = try encode(photo).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+        return Array(indented.utf8)
     }
 
     /// Deletes photo pages written earlier that no finished photo has now (the photo was renamed on
