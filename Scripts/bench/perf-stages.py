@@ -38,7 +38,7 @@ STAGES = [
     ("decode", lambda s, d: re.search(r"10DecodePlanV6decode|11JPEGDecoder|10PNGDecoder|12ImageDecoderO6decode|"
                                       r"fg_jpeg_decode|fg_jpeg_start|fg_jpeg_read|fg_png_|jpeg_read_scanlines|"
                                       r"jpeg_start_decompress|jpeg_read_header|jpeg_CreateDecompress|jpeg_idct", s)),
-    ("journal records", lambda s, d: re.search(r"10GalleryKit7JournalC|13JournalRecord|12OriginalFileV", s)),
+    ("journal records", lambda s, d: re.search(r"10GalleryKit7JournalC|13JournalRecord|10GalleryKit12OriginalFileV|8JSONScanV", s)),
     ("gallery pages (render, diff, write)", lambda s, d: re.search(r"10GalleryKit0A6OutputC|15PhotoDetailPage|9IndexPage|"
                                                                    r"10GalleryKit4NodeV|12HTMLEscaping|0A8DocumentO|"
                                                                    r"10ShownImage|0A6WriterV|11RunFinisher|7SafeURL|"
