@@ -17,7 +17,13 @@ import GalleryKit
 //               reduction shared by all, so every candidate pair is checked and passes): time, the bytes
 //               a photo its structures held (capacities), and the growth of the process's peak RSS, run
 //               first so that nothing else has raised it; against sorting N 64-bit values (the anchor).
+//   --journal - instead of the above: a finished gallery's journal (GALLERY, e.g. a Scripts/bench-cost run's
+//               output kept with KEEP=1) replayed through the grouping (.near) ROUNDS times (median time),
+//               then CopyCheck.screen on every pair of its photos with pHashes within the threshold and
+//               different bytes (time a pair, verdicts). With --dump FILE, one line a pair (ids, verdict,
+//               the check) and one a grouped photo (its membership), to compare two builds' verdicts.
 // Usage: bench-fingerprint DIR [--rounds 5] [--hashes 1000000]
+//        bench-fingerprint --journal GALLERY [--rounds 5] [--dump FILE]
 
 func bench() throws {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -28,6 +34,11 @@ func bench() throws {
     }
     let rounds = option("--rounds", 5)
     let hashCount = option("--hashes", 1_000_000)
+    if let i = arguments.firstIndex(of: "--journal"), i + 1 < arguments.count {
+        let dump = arguments.firstIndex(of: "--dump").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        try replay(arguments[i + 1], rounds: rounds, dump: dump)
+        return
+    }
     guard let directory = arguments.first else {
         FileHandle.standardError.write(Data("usage: bench-fingerprint DIR [--rounds N] [--hashes N]\n".utf8))
         exit(2)
@@ -173,6 +184,54 @@ func bench() throws {
                  DuplicateMode.nearThreshold, lookup * 1e6, Double(found) / Double(queries.count), scan * 1e6, scan / lookup))
     print("  the scan's \(scanQueries.count) queries: the index found \(indexed), the scan \(scanned)"
           + (indexed == scanned ? " (the same)" : " (THE INDEX MISSED OR INVENTED MATCHES)"))
+}
+
+/// The grouping and the copy check replayed on a finished gallery's journal (see the header).
+func replay(_ folder: String, rounds: Int, dump: String?) throws {
+    func seconds(_ work: () -> Void) -> Double {
+        let start = ContinuousClock.now
+        work()
+        return (ContinuousClock.now - start) / .seconds(1)
+    }
+    let photos = try Journal(folder: folder).state.orderedEntries.compactMap { entry -> DuplicateGrouping.Photo? in
+        guard entry.isComplete, let original = entry.original else { return nil }
+        return DuplicateGrouping.Photo(id: entry.metadata.id, sha256: original.sha256, phash: original.phash?.bits,
+                                       pixels: (original.width ?? 0) * (original.height ?? 0), grey: original.grey)
+    }
+    var grouping = DuplicateGrouping(), times: [Double] = []
+    for _ in 0..<max(1, rounds) {
+        times.append(seconds { grouping = DuplicateGrouping(mode: .near) { visit in photos.forEach(visit) } })
+    }
+    var lines: [String] = []
+    func describe(_ check: CopyCheck?) -> String {
+        guard let c = check else { return "-" }
+        return "\(c.scaleX) \(c.scaleY) \(c.offsetX) \(c.offsetY) \(c.coverage) \(c.outside) \(c.trim) \(c.cellError)"
+    }
+    var pairs: [(Int, Int)] = []
+    for later in photos.indices {
+        guard let hash = photos[later].phash, photos[later].grey != nil else { continue }
+        for earlier in 0..<later where photos[earlier].grey != nil && photos[earlier].sha256 != photos[later].sha256 {
+            if let other = photos[earlier].phash, (other ^ hash).nonzeroBitCount <= DuplicateMode.nearThreshold { pairs.append((earlier, later)) }
+        }
+    }
+    let frames = photos.map { $0.grey.map(CopyCheck.Frame.init) }
+    var copies = 0
+    let screenTime = seconds {
+        for (earlier, later) in pairs {
+            let check = CopyCheck.screen(frames[earlier]!, frames[later]!).check
+            if check.isCopy { copies += 1 }
+            if dump != nil { lines.append("pair \(photos[earlier].id) \(photos[later].id) \(check.isCopy ? "copy" : "other") \(describe(check))") }
+        }
+    }
+    for (id, membership) in grouping.groups.sorted(by: { $0.key < $1.key }) where dump != nil {
+        lines.append("photo \(id) shown \(membership.shown) \(membership.hash) \(membership.distance) \(describe(membership.check))")
+    }
+    let sorted = times.sorted()
+    print(String(format: "journal of %@: %d photos; grouping (near) %.1f ms (median of %d), %d photos in groups, %d pairs checked, %d rejected",
+                 folder, photos.count, 1000 * sorted[sorted.count / 2], times.count, grouping.groups.count, grouping.pairsChecked,
+                 grouping.pairsRejected))
+    print(String(format: "  screen of all %d candidate pairs: %.1f us a pair, %d copies", pairs.count, 1e6 * screenTime / Double(max(1, pairs.count)), copies))
+    if let dump { try (lines.joined(separator: "\n") + "\n").write(toFile: dump, atomically: true, encoding: .utf8) }
 }
 
 try bench()

@@ -41,15 +41,63 @@ import Testing
                     direct = (sum / Float(n), scale, offset)
                     compared += 1
                 }
-                var table = (error: Float.infinity, scale: 0, offset: 0)
-                CopyCheck.profileError(a, b, scale, offset, &table)
-                #expect(table == direct, "scale \(s), offset \(d)")
+                let table = CopyCheck.profileError(a, b, scale, offset, bound: .infinity)
+                #expect(table ?? .infinity == direct.error, "scale \(s), offset \(d)")
             }
         }
         #expect(compared > 400)
     }
 
-    @Test("a comparison with the rows kept from earlier ones equals one made afresh, along a search's path")
+    @Test("a profile comparison stops early only where its whole error lies above the bound, and the fit finds what it found comparing every point in full")
+    func profileBound() throws {
+        var stopped = 0, compared = 0, wrong: [String] = []  // one issue, not one a point, when it breaks
+        let photos = try FingerprintCopyCheckTests.photos()
+        for (index, photo) in photos.enumerated() {
+            let a = CopyCheck.Frame(FingerprintCopyCheckTests.reduction(photo, 0, 0, 1, 1))
+            for window in Self.windows + [(x: 0, y: 0, w: 1, h: 1)] {
+                let b = CopyCheck.Frame(FingerprintCopyCheckTests.reduction(photos[(index + 1) % photos.count], window.x, window.y, window.w, window.h))
+                let c = CopyCheck.Frame(FingerprintCopyCheckTests.reduction(photo, window.x, window.y, window.w, window.h))
+                for (pa, pb) in [(a.fine.columns, b.fine.columns), (a.fine.rows, c.fine.rows), (a.fine.columns, c.fine.columns)] {
+                    // Every point against a bound near the best errors: the error itself when compared, nil only above the bound.
+                    for scale in 0..<CopyCheck.ProfileGrid.scales {
+                        for offset in -20...20 {
+                            guard let whole = CopyCheck.profileError(pa, pb, scale, offset, bound: .infinity) else { continue }
+                            let bound = whole * [0.6, 0.9, 1, 1.1, 2][(scale + offset + 20) % 5]
+                            let bounded = CopyCheck.profileError(pa, pb, scale, offset, bound: bound)
+                            if !(bounded == nil ? whole > bound : bounded == whole) { wrong.append("\(String(describing: bounded)), whole \(whole), bound \(bound)") }
+                            if bounded == nil { stopped += 1 }
+                            compared += 1
+                        }
+                    }
+                    // The fit as it was: every point of the coarse grid compared in full.
+                    var best = (error: Float.infinity, scale: 0, offset: 0), second = best
+                    for scale in stride(from: 0, through: 14, by: 2) {
+                        for offset in stride(from: -20, through: 20, by: 2) {
+                            guard let error = CopyCheck.profileError(pa, pb, scale, offset, bound: .infinity) else { continue }
+                            let previous = best
+                            CopyCheck.take(error, scale, offset, &best)
+                            if best != previous { second = previous } else { CopyCheck.take(error, scale, offset, &second) }
+                        }
+                    }
+                    var found = best
+                    for around in [best, second] where around.error.isFinite {
+                        for scale in max(0, around.scale - 1)...min(14, around.scale + 1) {
+                            for offset in max(-20, around.offset - 2)...min(20, around.offset + 2) where scale % 2 == 1 || offset % 2 != 0 {
+                                if let error = CopyCheck.profileError(pa, pb, scale, offset, bound: .infinity) { CopyCheck.take(error, scale, offset, &found) }
+                            }
+                        }
+                    }
+                    let fit = CopyCheck.fit(pa, pb)
+                    if !(fit.scale == 0.86 + 0.02 * Double(found.scale) && fit.offset == 0.01 * Double(found.offset)) { wrong.append("fit \(fit), in full \(found)") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong, the first: \(wrong.prefix(5))")
+        // Both outcomes of the bound occur.
+        #expect(stopped > compared / 10 && stopped < compared * 9 / 10, "\(stopped) of \(compared) stopped")
+    }
+
+    @Test("a comparison with the rows kept from earlier ones equals one made afresh, along a search's path, and one with a bound stops only past it")
     func keptRows() {
         var random = SplitMix64(seed: 7)
         func frame() -> CopyCheck.Frame {
@@ -57,20 +105,30 @@ import Testing
         }
         let (a, b) = (frame(), frame())
         let kept = CopyCheck.Scratch()
-        var p = SIMD4<Double>(1, 1, 0, 0)
+        var p = SIMD4<Double>(1, 1, 0, 0), stopped = 0
         for step in 0..<400 {
             // One parameter at a time, back and forth, as the descent moves: horizontal placements repeat.
             var q = p
             q[step % 4] += Double(Int(random.next() % 5) - 2) * 0.01
             if (0.84...1.16).contains(q[0]) && (0.84...1.16).contains(q[1]) && abs(q[2]) <= 0.25 && abs(q[3]) <= 0.25 { p = q }
-            let fresh = CopyCheck.Scratch()
-            #expect(kept.error(a.fine, b.fine, p).bitPattern == fresh.error(a.fine, b.fine, p).bitPattern, "at \(p)")
+            let fresh = CopyCheck.Scratch().error(a.fine, b.fine, p)
+            if step % 2 == 0 {
+                #expect(kept.error(a.fine, b.fine, p).bitPattern == fresh.bitPattern, "at \(p)")
+            } else {
+                // A search's question: below the best so far? Infinity only where the answer is no.
+                let bound = fresh * [0.5, 0.9, 1, 1.02, 1.5][step / 2 % 5]
+                let bounded = kept.error(a.fine, b.fine, p, bound: bound)
+                #expect(bounded.bitPattern == fresh.bitPattern || (bounded == .infinity && fresh >= bound), "at \(p): \(bounded), \(fresh), bound \(bound)")
+                if bounded == .infinity, fresh.isFinite { stopped += 1 }
+            }
         }
+        // The bound stopped some comparisons, not all.
+        #expect(stopped > 20 && stopped < 180, "\(stopped) stopped")
     }
 
     @Test("the screen's verdict is the whole check's, and finishing a copy's alignment gives exactly the whole check")
     func screen() throws {
-        var pairs = 0, stoppedEarly = (copies: 0, others: 0)
+        var pairs = 0, stoppedEarly = (copies: 0, others: 0), stoppedAtFit = 0
         for photo in try FingerprintCopyCheckTests.photos() {
             let whole = FingerprintCopyCheckTests.reduction(photo, 0, 0, 1, 1)
             for window in Self.windows {
@@ -82,14 +140,18 @@ import Testing
                     // A copy's (the grouping finishes only copies' alignments; a clear non-copy the whole
                     // check leaves where the screen does).
                     if check.isCopy { #expect(CopyCheck(CopyCheck.Frame(a), CopyCheck.Frame(b), from: alignment) == full) }
-                    if !alignment.isFinest { if check.isCopy { stoppedEarly.copies += 1 } else { stoppedEarly.others += 1 } }
+                    if alignment.nextStep == 0.02 {
+                        stoppedAtFit += 1
+                    } else if !alignment.isFinest {
+                        if check.isCopy { stoppedEarly.copies += 1 } else { stoppedEarly.others += 1 }
+                    }
                     pairs += 1
                 }
             }
         }
-        print("screen: \(pairs) pairs, stopped after the steps of 0.02: \(stoppedEarly)")
-        // Both early stops happen, so both are held to the whole check.
-        #expect(stoppedEarly.copies > 0 && stoppedEarly.others > 0)
+        print("screen: \(pairs) pairs, stopped at the profile fit: \(stoppedAtFit), after the steps of 0.02: \(stoppedEarly)")
+        // Every early stop happens, so each is held to the whole check.
+        #expect(stoppedEarly.copies > 0 && stoppedEarly.others > 0 && stoppedAtFit > 0)
     }
 
     @Test("combining two alignments on a third frame maps every point of one frame where the two maps through the third put it")

@@ -23,7 +23,7 @@ extension CopyCheck {
                         var q = p
                         q[k] += sign * step
                         guard q[0] >= 0.84, q[0] <= 1.16, q[1] >= 0.84, q[1] <= 1.16, abs(q[2]) <= 0.25, abs(q[3]) <= 0.25 else { continue }
-                        let e = scratch.error(a, b, q)
+                        let e = scratch.error(a, b, q, bound: best)
                         if e < best {
                             (best, p, improved) = (e, q, true)
                             break
@@ -43,12 +43,14 @@ extension CopyCheck {
         var best = (error: Float.infinity, scale: 0, offset: 0), second = best
         for scale in stride(from: 0, through: 14, by: 2) {
             for offset in stride(from: -20, through: 20, by: 2) {
+                // Past the second best, a point changes neither.
+                guard let error = profileError(a, b, scale, offset, bound: second.error) else { continue }
                 let previous = best
-                profileError(a, b, scale, offset, &best)
+                take(error, scale, offset, &best)
                 if best != previous {
                     second = previous
                 } else {
-                    profileError(a, b, scale, offset, &second)
+                    take(error, scale, offset, &second)
                 }
             }
         }
@@ -56,43 +58,56 @@ extension CopyCheck {
         for around in [best, second] where around.error.isFinite {
             for scale in max(0, around.scale - 1)...min(14, around.scale + 1) {
                 for offset in max(-20, around.offset - 2)...min(20, around.offset + 2) where scale % 2 == 1 || offset % 2 != 0 {
-                    profileError(a, b, scale, offset, &found)
+                    if let error = profileError(a, b, scale, offset, bound: found.error) { take(error, scale, offset, &found) }
                 }
             }
         }
         return (0.86 + 0.02 * Double(found.scale), 0.01 * Double(found.offset))
     }
 
-    /// Profile `b` laid on `a` at grid point (`scale`, `offset`): into `best` when its mean absolute
-    /// difference is lower (ties to the nearer to no change). The samples' places and weights come from
-    /// ``ProfileGrid`` (the same values the interpolation would compute, computed once a process).
+    /// Grid point (`scale`, `offset`) with profile error `error` into `best` when lower (ties to the
+    /// nearer to no change).
     @inline(__always)
-    static func profileError(_ a: [Float], _ b: [Float], _ scale: Int, _ offset: Int, _ best: inout (error: Float, scale: Int, offset: Int)) {
+    static func take(_ error: Float, _ scale: Int, _ offset: Int, _ best: inout (error: Float, scale: Int, offset: Int)) {
+        func change(_ scale: Int, _ offset: Int) -> Double { abs(0.86 + 0.02 * Double(scale) - 1) + abs(0.01 * Double(offset)) }
+        if error < best.error || (error == best.error && change(scale, offset) < change(best.scale, best.offset)) {
+            best = (error, scale, offset)
+        }
+    }
+
+    /// The mean absolute difference of profile `b` laid on `a` at grid point (`scale`, `offset`); nil
+    /// where the point is not compared (overlap under 0.6) or the error is sure to lie above `bound`:
+    /// the sum of the samples' differences only grows, so the comparison stops once the part summed
+    /// (every eight samples) is past it, and what it returns is the whole sum's. The samples' places
+    /// and weights come from ``ProfileGrid`` (the same values the interpolation would compute,
+    /// computed once a process).
+    @inline(__always)
+    static func profileError(_ a: [Float], _ b: [Float], _ scale: Int, _ offset: Int, bound: Float) -> Float? {
         let grid = ProfileGrid.shared
         let point = scale * ProfileGrid.offsets + offset + 20
-        guard grid.valid[point] else { return }
+        guard grid.valid[point] else { return nil }
         let n = ProfileGrid.side
-        precondition(a.count == n && b.count == n, "profiles of the fine level")
+        precondition(a.count == n && b.count == n && n % 8 == 0, "profiles of the fine level")
         var sum: Float = 0
-        a.withUnsafeBufferPointer { a in
+        return a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 grid.places.withUnsafeBufferPointer { places in
                     grid.weights.withUnsafeBufferPointer { weights in
                         let place = places.baseAddress! + point * 4 * n, weight = weights.baseAddress! + point * 2 * n
-                        for i in 0..<n {
-                            let ia = Int(place[4 * i]), ia1 = Int(place[4 * i + 1]), ib = Int(place[4 * i + 2]), ib1 = Int(place[4 * i + 3])
-                            let va = a[ia] + (a[ia1] - a[ia]) * weight[2 * i]
-                            let vb = b[ib] + (b[ib1] - b[ib]) * weight[2 * i + 1]
-                            sum += abs(va - vb)
+                        for start in stride(from: 0, to: n, by: 8) {
+                            for i in start..<start + 8 {
+                                let ia = Int(place[4 * i]), ia1 = Int(place[4 * i + 1]), ib = Int(place[4 * i + 2]), ib1 = Int(place[4 * i + 3])
+                                let va = a[ia] + (a[ia1] - a[ia]) * weight[2 * i]
+                                let vb = b[ib] + (b[ib1] - b[ib]) * weight[2 * i + 1]
+                                sum += abs(va - vb)
+                            }
+                            // sum / n only grows from here: past the bound, it stays past.
+                            if sum / Float(n) > bound { return nil }
                         }
+                        return sum / Float(n)
                     }
                 }
             }
-        }
-        let error = sum / Float(n)
-        func change(_ scale: Int, _ offset: Int) -> Double { abs(0.86 + 0.02 * Double(scale) - 1) + abs(0.01 * Double(offset)) }
-        if error < best.error || (error == best.error && change(scale, offset) < change(best.scale, best.offset)) {
-            best = (error, scale, offset)
         }
     }
 }

@@ -11,8 +11,8 @@
 /// of 0.02, and unless the pair is clearly not a copy there (``isSettled``), down to 0.0025. A
 /// ``Frame`` holds what the search reads of one photo, made once a photo. About 380 profile comparisons
 /// and 56 image comparisons a pair on Scripts/bench-cost's candidate pairs, against 1,230 and 85 for the
-/// whole grid and every step
-/// (`Scripts/bench-fingerprint` times it; docs/DUPLICATES.md).
+/// whole grid and every step; a comparison that a search asks only whether it beats the best so far
+/// stops once its partial sum says no (`Scripts/bench-fingerprint` times it; docs/DUPLICATES.md).
 ///
 /// The verdict (``isCopy``): the smaller frame lies inside the larger (sticks out at most
 /// ``maxOutside`` of a side: two frames of one burst 10% apart each show 12% the other lacks), the

@@ -1,5 +1,5 @@
 /// Where each photo that the near pass joined to a group lies on the group's first photo: the alignment
-/// its ``CopyCheck/screen(_:_:)`` found, kept beside the link (32 bytes and a bit a link). Measuring a grouped
+/// its ``CopyCheck/screen(_:_:)`` found, kept beside the link (32 bytes and two bits a link). Measuring a grouped
 /// photo against the group's shown photo then goes on from what the pass found instead of searching
 /// again:
 /// - shown photo = the group's first: the member's own search, finished (the finer steps, if the
@@ -9,23 +9,29 @@
 struct GroupAlignments: Sendable {
     private var parameters: [SIMD4<Double>] = []
     private var finest = PhotoBits()
+    /// Whether the screen stopped at the profile fit (a clear copy there), before any step.
+    private var fitted = PhotoBits()
 
     /// No alignments.
     init() {}
 
-    /// Adds the alignment of the next link: one the screen left (after its steps of 0.02, or finished).
+    /// Adds the alignment of the next link: one the screen left (at the profile fit, after its steps of
+    /// 0.02, or finished).
     mutating func append(_ alignment: CopyCheck.Alignment) {
-        precondition(alignment.isFinest || alignment.nextStep == 0.01, "an alignment the screen left")
+        precondition([0, 0.01, 0.02].contains(alignment.nextStep), "an alignment the screen left")
         if parameters.count == parameters.capacity { parameters.reserveCapacity(parameters.count + parameters.count / 8 + 64) }
         parameters.append(alignment.parameters)
         finest.append(alignment.isFinest)
+        fitted.append(alignment.nextStep == 0.02)
     }
 
     /// The alignment of link `index`.
-    subscript(index: Int) -> CopyCheck.Alignment { CopyCheck.Alignment(parameters[index], nextStep: finest[index] ? 0 : 0.01) }
+    subscript(index: Int) -> CopyCheck.Alignment {
+        CopyCheck.Alignment(parameters[index], nextStep: finest[index] ? 0 : fitted[index] ? 0.02 : 0.01)
+    }
 
     /// Bytes held (capacities).
-    var byteCount: Int { parameters.capacity * MemoryLayout<SIMD4<Double>>.stride + finest.byteCount }
+    var byteCount: Int { parameters.capacity * MemoryLayout<SIMD4<Double>>.stride + finest.byteCount + fitted.byteCount }
 
     /// `member` measured against `shown`, two photos of one group with different bytes, from their
     /// links' alignments on the group's first photo (nil: the photo is the first, or has its bytes).
