@@ -70,9 +70,7 @@ extension GalleryRun {
         POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
         // A shard downloads into its own staging folder and publishes the complete file by rename.
         let staging = workspace.stagingPath(of: originalPath)
-        // A folder store has just said nothing is at the destination: not asked a second time.
-        let absent = staging == nil && (store as? LocalFolderStore)?.folder == job.folder
-        if absent || Self.fileSize(staging ?? destination) == nil {
+        if Self.fileSize(staging ?? destination) == nil {
             // The site's AI opt-out, when honoured: its files before the request, its headers before the body.
             var headCheck: (@Sendable (HTTPHeaders) -> String?)?
             if let optOut {

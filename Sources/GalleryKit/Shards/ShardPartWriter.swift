@@ -29,7 +29,7 @@ struct ShardPartWriter {
             let line = ShardPhoto(entry, comments: comments(entry.metadata.id))
             do {
                 // By hand unless it has comments or a number JSON cannot hold (the encoder words that error).
-                let bytes = try (try? line.json()).flatMap { $0 } ?? Array(encoder.encode(line))
+                let bytes = try (try? line.json()) ?? Array(encoder.encode(line))
                 try lines.write(bytes + [UInt8(ascii: "\n")])
             } catch let error as GalleryError {
                 throw error
