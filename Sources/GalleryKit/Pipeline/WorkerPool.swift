@@ -8,9 +8,16 @@ import Synchronization
 /// spreads a batch of items over the threads (the gallery's pages at the end of a run).
 public final class WorkerPool: ParallelRunner {
     private struct State {
-        var queue: [@Sendable () -> Void] = []
+        var queue: [Work] = []
         var head = 0
         var stopped = false
+    }
+
+    /// What waits in the queue: a closure of `run` or `map`, or a partial task of a task that prefers the
+    /// pool as its executor (see ``TaskExecutor``).
+    private enum Work: Sendable {
+        case closure(@Sendable () -> Void)
+        case task(UnownedJob)
     }
 
     /// What the threads share with the pool: the queue and the semaphore that counts it.
@@ -28,12 +35,14 @@ public final class WorkerPool: ParallelRunner {
     /// Starts `threads` worker threads (at least one).
     public init(threads: Int) {
         width = max(1, threads)
+        // Unowned: the threads must not keep the pool alive (its deinit stops them).
+        let executor = asUnownedTaskExecutor()
         for index in 0..<width {
             NamedThread.start("fg-work-\(index)") { [shared] in
                 shared.threads.withLock { _ = $0.insert(UInt(pthread_self())) }
                 while true {
                     shared.available.wait()
-                    let job: (@Sendable () -> Void)? = shared.state.withLock { s in
+                    let job: Work? = shared.state.withLock { s in
                         guard s.head < s.queue.count else { return nil }
                         let job = s.queue[s.head]
                         // Dropped from the queue now, not at the next trim: a job's closure holds what it
@@ -46,8 +55,11 @@ public final class WorkerPool: ParallelRunner {
                         }
                         return job
                     }
-                    guard let job else { return }  // woken with nothing queued: stopped
-                    job()
+                    switch job {
+                    case nil: return  // woken with nothing queued: stopped
+                    case .closure(let work)?: work()
+                    case .task(let task)?: task.runSynchronously(on: executor)
+                    }
                 }
             }
         }
@@ -56,7 +68,7 @@ public final class WorkerPool: ParallelRunner {
     deinit { shutdown() }
 
     /// What stands in the queue for a job a thread has taken.
-    private static let taken: @Sendable () -> Void = {}
+    private static let taken = Work.closure {}
 
     /// Lets the threads finish what is queued, then end.
     public func shutdown() {
@@ -95,17 +107,25 @@ public final class WorkerPool: ParallelRunner {
     private func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
         let accepted = shared.state.withLock { s -> Bool in
             guard !s.stopped else { return false }
-            s.queue.append(job)
+            s.queue.append(.closure(job))
             return true
         }
         if accepted { shared.available.signal() }
         return accepted
     }
 
-    /// Runs `work` on a pool thread and returns its result. If the calling task is cancelled before
-    /// a thread takes the work, the work is skipped and this throws `CancellationError`, so a
-    /// stopping run does not wait for the whole queue.
+    /// Whether the calling thread is one of the pool's.
+    var isPoolThread: Bool { shared.threads.withLock { $0.contains(UInt(pthread_self())) } }
+
+    /// Runs `work` on a pool thread and returns its result: at once, on the calling thread, when that is
+    /// one of the pool's (a task that prefers the pool as its executor runs there), else handed to one.
+    /// If the calling task is cancelled before a thread takes the work, the work is skipped and this
+    /// throws `CancellationError`, so a stopping run does not wait for the whole queue.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        if isPoolThread {
+            try Task.checkCancellation()
+            return try work()
+        }
         let cancelled = CancelFlag()
         return try await withTaskCancellationHandler {
             try await withThrowingHandOffContinuation { (continuation: HandOffContinuation<T, any Error>) in
@@ -132,4 +152,27 @@ private final class CancelFlag: Sendable {
 private final class Counter: Sendable {
     private let value = Atomic<Int>(0)
     func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
+}
+
+/// The pool as a task executor: a task started with the pool as its executor preference
+/// (`Task(executorPreference: pool)`, inherited by its child tasks) runs its partial tasks on the pool's
+/// threads, so a photo's steps after each download need no hop to Swift's pool and back, and its CPU
+/// work (`run` called from a pool thread) runs in place. Partial tasks queue with `run`'s work, first in
+/// first out. A partial task enqueued after the pool has stopped runs on a thread of its own, so no task
+/// is ever left waiting.
+extension WorkerPool: TaskExecutor {
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let task = UnownedJob(job)
+        let accepted = shared.state.withLock { s -> Bool in
+            guard !s.stopped else { return false }
+            s.queue.append(.task(task))
+            return true
+        }
+        if accepted {
+            shared.available.signal()
+        } else {
+            let executor = asUnownedTaskExecutor()
+            NamedThread.start("fg-work-late") { task.runSynchronously(on: executor) }
+        }
+    }
 }

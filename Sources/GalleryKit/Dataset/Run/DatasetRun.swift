@@ -160,7 +160,8 @@ public final class DatasetRun: Sendable {
                     if running >= options.shardsInFlight { await group.next(); running -= 1 }
                     running += 1
                     observer?.shardStarted(name: name, rows: shard.rows.count)
-                    group.addTask { [previous] in
+                    // On the pool's threads, rows and all (see WorkerPool's TaskExecutor): no hop through Swift's pool.
+                    group.addTask(executorPreference: pool) { [previous] in
                         await self.runShard(shard.id, rows: shard.rows, schema: schema, previous: previous, summary: summary, observer: observer)
                     }
                 }
