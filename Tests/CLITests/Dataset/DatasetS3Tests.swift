@@ -73,6 +73,36 @@ import Testing
         #expect(photos() == 2 * firstRun, "fetched \(photos() - 2 * firstRun) photos more than the first run")
     }
 
+    /// A run killed while a tar goes up in parts leaves that multipart upload unfinished in the bucket; the
+    /// next run aborts it when it writes the shard again (and says so), so no parts stay behind.
+    @Test func aKilledRunsUnfinishedUploadIsAbortedByTheNextRun() async throws {
+        let s3 = try S3CLIKit()
+        let fixture = try DatasetFixture(count: 200)
+        let list = try fixture.writeCSV()
+        let dir = fixture.work
+        let args = ["--url-list", list, "--input-format", "csv", "--output-folder", "s3://\(s3.bucket)/ds"] + Self.bigShards
+        let runner = try ProcessRunner(DownloadCLI.binary, ["dataset"] + args + ["--work-dir", dir.file("work"),
+                                                                                  "--s3-endpoint", s3.gateway.endpoint],
+                                       environment: s3.environment(home: dir.path))
+        // Polled every 50 ms until a tar's multipart upload has begun (up to 120 s), then killed.
+        var pending = 0
+        for _ in 0..<2400 where pending == 0 {
+            usleep(50_000)
+            pending = (try? s3.pendingUploads()) ?? 0
+        }
+        runner.send(SIGKILL)
+        _ = await DownloadCLI.wait(runner, timeout: 30)
+        try #require(pending > 0, "no multipart upload began before the run ended")
+        try #require(try s3.pendingUploads() > 0)
+
+        let again = try await run(args.filter { $0 != "--quiet" } + ["--work-dir", dir.file("work")], s3, home: dir.path)
+        #expect(again.exitCode == 0, "\(again.stderrText)")
+        #expect(try s3.pendingUploads() == 0, "an unfinished upload of the killed run is still in the bucket")
+        #expect(again.stderrText.contains("unfinished upload"), "\(again.stderrText)")
+        try s3.mirror("ds/", into: dir.file("bucket"))
+        #expect(DatasetCLI.rows(try await DatasetCLI.read(dir.file("bucket"))).count == 200)
+    }
+
     @Test func aShardWhoseTarCannotBeStoredHasNoStatsAndIsRedone() async throws {
         let s3 = try S3CLIKit()
         let proxy = try S3FaultProxy(upstreamPort: s3.gateway.port)

@@ -13,6 +13,12 @@ import GallerySync
 /// A shard's `NNNNN_stats.json` is uploaded only after every other file of the shard is stored, and
 /// not at all when one of them failed: in the store, as in a folder, a shard with its stats is whole.
 /// What the store holds is listed once, by ``prepare()``; a removal waits for the writes before it.
+///
+/// A run killed while a file went up in parts leaves its multipart upload unfinished: the store keeps
+/// those parts (and bills for them) until the upload is aborted. ``prepare()`` also lists the unfinished
+/// uploads under the prefix, and the upload of a key this run writes again is aborted when the run
+/// creates that file. Only those: the other processes of a `--shard K/N` run write other shards, and
+/// their uploads under way are left alone.
 public final class S3DatasetSink: DatasetStoreSink, Sendable {
     public let client: S3Client
     public let bucketLocation: S3Location
@@ -36,6 +42,10 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
         var failures: [(top: String, text: String)] = []
         var objects = 0
         var bytes: Int64 = 0
+        /// Unfinished multipart uploads found by ``prepare()``, by key, not yet aborted.
+        var unfinished: [String: [S3MultipartUpload]] = [:]
+        var aborted = 0
+        var notAborted: [String] = []
     }
     let state = Locked(State())
 
@@ -53,19 +63,29 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
     }
 
     public var activity: String? {
-        let (objects, bytes) = state.withLock { ($0.objects, $0.bytes) }
-        return "\(objects) objects stored, \(bytes) bytes uploaded"
+        let (objects, bytes, aborted, notAborted) = state.withLock { ($0.objects, $0.bytes, $0.aborted, $0.notAborted) }
+        var text = "\(objects) objects stored, \(bytes) bytes uploaded"
+        if aborted > 0 { text += ", \(aborted) unfinished upload\(aborted == 1 ? "" : "s") of an earlier run aborted" }
+        if !notAborted.isEmpty {
+            text += "; could not abort an earlier run's unfinished upload of " + notAborted.joined(separator: "; ")
+        }
+        return text
     }
 
     public func close() { ownedEngine?.shutdown() }
 
     public func prepare() async throws(GalleryStoreError) {
         let listed: [S3ObjectInfo]
+        let unfinished: [S3MultipartUpload]
         do {
             try await client.checkBucket(prefix: bucketLocation.prefix)
             listed = try await client.list(prefix: bucketLocation.prefix)
+            unfinished = try await client.listMultipartUploads(prefix: bucketLocation.prefix)
         } catch {
             throw .unavailable(error.description)
+        }
+        state.withLock { s in
+            for upload in unfinished { s.unfinished[upload.key, default: []].append(upload) }
         }
         let tops = listed.compactMap { object -> String? in
             let relative = object.key.dropFirst(bucketLocation.prefix.count)
@@ -81,7 +101,12 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
         guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
             throw .invalidName(name)
         }
-        state.withLock { _ = $0.names.insert(String(parts[0])) }
+        let key = bucketLocation.key(name)
+        let unfinished = state.withLock { s in
+            s.names.insert(String(parts[0]))
+            return s.unfinished.removeValue(forKey: key) ?? []
+        }
+        if !unfinished.isEmpty { abort(unfinished, of: String(parts[0])) }
         return try S3SpoolHandle(sink: self, name: name)
     }
 
@@ -152,6 +177,22 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
                 self.fail(top, "not stored, because \(failed.text)")
             } else {
                 await handle.complete()
+            }
+        }
+    }
+
+    /// Aborts the unfinished uploads an earlier run left for a key this run writes again. One the store
+    /// will not abort does not fail the shard (its new file is whole): the last line names it instead.
+    private func abort(_ uploads: [S3MultipartUpload], of top: String) {
+        let client = client
+        enqueue(top) {
+            for upload in uploads {
+                do throws(S3Error) {
+                    try await client.abort(upload)
+                    self.state.withLock { $0.aborted += 1 }
+                } catch {
+                    self.state.withLock { $0.notAborted.append("\(upload.key) (upload \(upload.uploadID)): \(error)") }
+                }
             }
         }
     }
