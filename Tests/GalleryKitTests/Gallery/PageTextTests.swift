@@ -21,6 +21,16 @@ import Testing
         }
     }
 
+    /// A photo's shown name is "Untitled" exactly when Foundation's trimming of whitespace and newlines
+    /// leaves nothing, whatever the shortcut for names that start with a visible ASCII character.
+    @Test func blankNamesShowAsUntitled() {
+        for name in ["", " ", "\t\n\r", "\u{0B}\u{0C}", "\u{85}", "\u{A0}", "\u{2003} \u{3000}", "\u{2028}", " a", "a", "a ",
+                     "\u{7F}", "\u{1}", "!", "~", "Ünï", "\u{A0}x", "日本"] {
+            let blank = name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            #expect(GalleryDocument.displayName(name) == (blank ? "Untitled" : name), "\(Array(name.unicodeScalars))")
+        }
+    }
+
     /// Relative links percent-encode exactly what addingPercentEncoding does with the unreserved set.
     @Test func relativeLinksEncodeAsFoundationDoes() {
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

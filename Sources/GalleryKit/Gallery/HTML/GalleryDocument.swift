@@ -30,7 +30,9 @@ enum GalleryDocument {
 
     /// A name to show: the server's name, or "Untitled" when it is empty.
     static func displayName(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "Untitled" : name
+        // Most names start with a visible ASCII character: not blank, without asking Foundation.
+        if let first = name.utf8.first, first > 0x20, first < 0x80 { return name }
+        return name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "Untitled" : name
     }
 
     /// A rating with one decimal, "–" when unknown.

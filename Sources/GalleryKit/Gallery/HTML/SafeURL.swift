@@ -18,34 +18,36 @@ public enum SafeURL {
     /// Each segment is percent-encoded, so even a name not made by `GalleryNaming` cannot
     /// turn into a scheme, a query or a step up.
     public static func relative(_ path: String, depth: Int = 0) -> String {
-        var link = String(repeating: "../", count: max(depth, 0))
+        // Built as bytes, one string at the end: a page asks for a dozen of these.
+        var link: [UInt8] = []
+        link.reserveCapacity(3 * max(depth, 0) + path.utf8.count + 8)
+        for _ in 0..<max(depth, 0) { link.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "."), UInt8(ascii: "/")]) }
         var first = true
         for segment in path.utf8.split(separator: UInt8(ascii: "/")) {
             if segment.elementsEqual(".".utf8) || segment.elementsEqual("..".utf8) { continue }
-            if !first { link += "/" }
+            if !first { link.append(UInt8(ascii: "/")) }
             first = false
-            link += percentEncoded(segment)
+            appendPercentEncoded(segment, to: &link)
         }
-        return link
+        return String(decoding: link, as: UTF8.self)
     }
 
     /// A path segment with every byte of its UTF-8 outside the unreserved set (letters, digits,
     /// `-._~`) written `%XX`, as `addingPercentEncoding` does with that set (without Foundation's
     /// CharacterSet and bridging, a third of a photo page's rendering).
-    private static func percentEncoded(_ segment: Substring.UTF8View) -> String {
-        if segment.allSatisfy(isUnreserved) { return String(decoding: segment, as: UTF8.self) }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(segment.count * 3)
+    private static func appendPercentEncoded(_ segment: Substring.UTF8View, to bytes: inout [UInt8]) {
         for byte in segment {
             if isUnreserved(byte) {
                 bytes.append(byte)
             } else {
-                bytes.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 15)])
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
