@@ -75,7 +75,7 @@ final class RowSpool: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
         _ = Syscall.remove(lockPath)
         Syscall.closeQuietly(fd)
-        _ = rmdir(base)
+        Syscall.removeEmptyDirectory(base)
     }
 
     deinit { close() }
