@@ -12,6 +12,10 @@ extension Syscall {
     @discardableResult
     public static func remove(_ path: String) -> Bool { unlink(path) == 0 }
 
+    /// `rmdir(2)`: removes the folder at `path` when it is empty; false otherwise (or when it is missing).
+    @discardableResult
+    public static func removeEmptyDirectory(_ path: String) -> Bool { rmdir(path) == 0 }
+
     /// Creates `path` and its parents; an existing directory is fine. The folder itself is made first: its
     /// parent is there for nearly every call (a new bucket of the gallery's fan-out), and then that is one
     /// `mkdir(2)`, where a walk from the root made one per component (five a new bucket, four failing).

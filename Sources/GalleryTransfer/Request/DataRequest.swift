@@ -147,8 +147,10 @@ extension TransferEngine {
         let id = nextID()
         let (response, metrics) = try await withRetries(url: request.url, id: id) { (number, remaining, lane, metrics: inout TransferMetrics) -> AttemptStep<DataResponse> in
             let spec = spec(for: request, remaining: remaining, sniffImage: expectImage)
-            let sink = MemorySink(reserveLimit: min(spec.maxBodyBytes, 64 << 20), headCheck: request.headCheck)
+            let sink: any BodySink = request.spool.map { SpoolSink(spool: $0, headCheck: request.headCheck) }
+                ?? MemorySink(reserveLimit: min(spec.maxBodyBytes, 64 << 20), headCheck: request.headCheck)
             let outcome = await perform(spec, sink: sink, lane: lane, onProgress: onProgress)
+            (sink as? SpoolSink)?.close()
             metrics.lastAttempt = outcome.metrics
             metrics.bytesReceived += outcome.bodyBytes
             if let error = error(for: outcome, url: request.url, attempt: number, bodyLimit: spec.maxBodyBytes) {
@@ -162,7 +164,12 @@ extension TransferEngine {
                 let e = TransferError(url: request.url, reason: reason, status: head.status, attempts: number)
                 return .retry(e, retryAfter: head.headers["Retry-After"])
             }
-            let body = (200..<300).contains(head.status) ? sink.bytes : outcome.errorBody
+            let success = (200..<300).contains(head.status)
+            if success, let spooled = sink as? SpoolSink {
+                return .done(DataResponse(url: request.url, head: head, body: spooled.spilled ? [] : spooled.bytes,
+                                          metrics: TransferMetrics(), spooledPath: spooled.spilled ? spooled.spool.path : nil))
+            }
+            let body = success ? (sink as? MemorySink)?.bytes ?? [] : outcome.errorBody
             return .done(DataResponse(url: request.url, head: head, body: body, metrics: TransferMetrics()))
         }
         var result = response

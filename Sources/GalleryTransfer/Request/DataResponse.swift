@@ -10,6 +10,9 @@ public struct DataResponse: Sendable {
     public var body: [UInt8]
     /// Timings and byte counts over all attempts.
     public var metrics: TransferMetrics
+    /// Where the body is when the request's ``HTTPRequest/spool`` took it (``body`` is then empty); nil:
+    /// the body is in ``body``.
+    public var spooledPath: String? = nil
 
     /// The HTTP status.
     public var status: Int { head.status }

@@ -23,6 +23,9 @@ public struct HTTPRequest: Sendable {
     /// transfer with `.refusedByHeaders(text)`, never retried (e.g. an X-Robots-Tag opt-out: the image is not
     /// even downloaded). Called on the engine's thread: keep it quick.
     public var headCheck: (@Sendable (HTTPHeaders) -> String?)?
+    /// Write a 2xx body larger than the spool's limit to its file instead of holding it in memory (the
+    /// response's ``DataResponse/spooledPath``); nil: every body in memory.
+    public var spool: BodySpool?
 
     /// A request; GET without a body by default, any address allowed unless `addressPolicy` says otherwise.
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,

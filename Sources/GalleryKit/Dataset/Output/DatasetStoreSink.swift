@@ -16,6 +16,8 @@ public protocol DatasetStoreSink: DatasetSink {
     var activity: String? { get }
     /// Lets go of the connections the store opened; once, when the command is done.
     func close()
+    /// A local folder the run may keep its temporary files in (large downloaded bodies: see ``RowSpool``).
+    var scratchFolder: String { get }
 }
 
 extension LocalFolderSink: DatasetStoreSink {
@@ -24,6 +26,8 @@ extension LocalFolderSink: DatasetStoreSink {
     public func finish() async -> [String] { [] }
     public var activity: String? { nil }
     public func close() {}
+    /// Inside the dataset's folder, so the bodies are on its disk (removed when the run ends).
+    public var scratchFolder: String { folder + "/" + RowSpool.folderName }
 }
 
 extension GalleryStores {

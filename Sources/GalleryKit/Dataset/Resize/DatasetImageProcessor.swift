@@ -19,6 +19,16 @@ public struct DatasetImageProcessor: Sendable {
     }
 
     public func process(_ data: [UInt8]) -> Result<Output, ImageRefusal> {
+        data.withUnsafeBytes { process($0, copying: data) }
+    }
+
+    /// The same of bytes held elsewhere (a mapped spool file: see ``MappedFile``), read in place.
+    public func process(_ data: UnsafeRawBufferPointer) -> Result<Output, ImageRefusal> {
+        process(data, copying: nil)
+    }
+
+    /// `array`: the bytes of `data` as an array when the caller has one (kept as is by --skip-reencode).
+    private func process(_ data: UnsafeRawBufferPointer, copying array: [UInt8]?) -> Result<Output, ImageRefusal> {
         let info: ImageInfo
         do { info = try ImageDecoder.probe(data, name: "image", options: Self.decodeGuards) } catch {
             return .failure(ImageRefusal(message: "Image decoding error"))
@@ -33,7 +43,7 @@ public struct DatasetImageProcessor: Sendable {
                                       mode: options.resizeMode, onlyIfBigger: options.resizeOnlyIfBigger)
         let alpha = info.pixelFormat.hasAlpha
         if options.skipReencode, !geometry.resizes, !alpha, Self.sameFormat(info.format, options.encodeFormat) {
-            return .success(Output(bytes: data, width: w, height: h, originalWidth: w, originalHeight: h))
+            return .success(Output(bytes: array ?? Array(data), width: w, height: h, originalWidth: w, originalHeight: h))
         }
         var decodeOptions = Self.decodeGuards
         if geometry.resizes, !geometry.upscales {

@@ -7,7 +7,12 @@ import GalleryImaging
 /// length, date and GPS position (rationals as decimals), where exifread lists every tag as it prints them.
 enum ExifJSON {
     static func json(for data: [UInt8]) -> String {
-        guard let exif = data.withUnsafeBytes({ ExifReader.metadata(in: $0) }) else { return "{}" }
+        data.withUnsafeBytes { json(for: $0) }
+    }
+
+    /// The same of bytes held elsewhere (a mapped spool file).
+    static func json(for data: UnsafeRawBufferPointer) -> String {
+        guard let exif = ExifReader.metadata(in: data) else { return "{}" }
         var tags: [String: String] = [:]
         tags["Image Make"] = exif.make
         tags["Image Model"] = exif.model

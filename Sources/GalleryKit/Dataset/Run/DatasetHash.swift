@@ -6,9 +6,14 @@ public enum DatasetHash: String, Sendable, CaseIterable {
     case md5, sha256, sha512
 
     public func hex(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { hex($0) }
+    }
+
+    /// The digest of bytes held elsewhere (a mapped file).
+    public func hex(_ bytes: UnsafeRawBufferPointer) -> String {
         var digest = [UInt8](repeating: 0, count: 64)
         var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &digest, &length, evp, nil) }
+        let ok = EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, evp, nil)
         precondition(ok == 1, "EVP_Digest(\(rawValue)) failed")
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()

@@ -37,6 +37,10 @@ public struct DatasetOptions: Sendable {
     public var shard: (index: Int, count: Int)?
     /// Dataset shards processed at once (each holds its rows' metadata; more overlap the tail of one with the next).
     public var shardsInFlight = 2
+    /// The largest downloaded body held in memory until a worker resizes it; a larger one waits in a file
+    /// (in the output folder, or the store's work folder) and is decoded from it mapped, so the rows in flight
+    /// hold little memory whatever their images' sizes. Nil: every body in memory.
+    public var bodyMemoryLimit: Int? = 512 << 10
 
     public init(urlList: String) { self.urlList = urlList }
 

@@ -1,5 +1,6 @@
 import DatasetFormats
 import Foundation
+import GalleryImaging
 import GallerySync
 
 extension DatasetRun {
@@ -82,30 +83,51 @@ extension DatasetRun {
         observer?.shardFinished(name: name, count: rows.count, successes: tally.successes)
     }
 
-    /// One row: img2dataset's order of checks (download, hash to verify, image), its messages.
+    /// One row: img2dataset's order of checks (download, hash to verify, image), its messages. A large body
+    /// waits for a worker in its spool file (``RowSpool``), read mapped, and the file goes when the row is done.
     func work(_ row: DatasetRow) async -> RowOutcome {
         if let problem = row.problem { return .failed(.failedToDownload, problem) }
-        let body: [UInt8]
-        switch await fetcher.fetch(row.url ?? "") {
+        let spool = self.spool?.spool()
+        defer { spool.map { self.spool?.remove($0) } }
+        let body: RowBody
+        switch await fetcher.fetch(row.url ?? "", spool: spool) {
         case .failure(let failure): return .failed(OptOutGate.isOptOut(failure.message) ? .optedOut : .failedToDownload, failure.message)
-        case .success(let bytes): body = bytes
+        case .success(let fetched): body = fetched
         }
         let options = options
         let processor = processor
         let expected = row.expectedHash
         let verifies = options.columns.verifyHash != nil
         let outcome = try? await pool.run { () -> RowOutcome in
-            let hash = options.computeHash?.hex(body)
-            if verifies, hash != expected { return .failed(.failedToDownload, "hash mismatch") }
-            switch processor.process(body) {
-            case .failure(let refusal): return .failed(.failedToResize, refusal.message)
-            case .success(let image):
-                return RowOutcome(status: .success, image: image.bytes, width: image.width, height: image.height,
-                                  originalWidth: image.originalWidth, originalHeight: image.originalHeight,
-                                  exif: options.extractExif ? ExifJSON.json(for: body) : nil, hash: hash)
+            switch body {
+            case .memory(let bytes):
+                return bytes.withUnsafeBytes { raw in
+                    Self.process(raw, array: bytes, processor: processor, options: options, verifies: verifies, expected: expected)
+                }
+            case .file(let path):
+                let file: MappedFile
+                do { file = try MappedFile(path: path) } catch { return .failed(.failedToDownload, "<urlopen error \(error)>") }
+                return file.withUnsafeBytes { raw in
+                    Self.process(raw, array: nil, processor: processor, options: options, verifies: verifies, expected: expected)
+                }
             }
         }
         return outcome ?? .failed(.failedToResize, "cancelled")
+    }
+
+    /// The hash, the check against the expected one, the image and its EXIF, from the body's bytes (in memory
+    /// as `array`, or mapped).
+    private static func process(_ body: UnsafeRawBufferPointer, array: [UInt8]?, processor: DatasetImageProcessor,
+                                options: DatasetOptions, verifies: Bool, expected: String?) -> RowOutcome {
+        let hash = options.computeHash?.hex(body)
+        if verifies, hash != expected { return .failed(.failedToDownload, "hash mismatch") }
+        switch array.map({ processor.process($0) }) ?? processor.process(body) {
+        case .failure(let refusal): return .failed(.failedToResize, refusal.message)
+        case .success(let image):
+            return RowOutcome(status: .success, image: image.bytes, width: image.width, height: image.height,
+                              originalWidth: image.originalWidth, originalHeight: image.originalHeight,
+                              exif: options.extractExif ? ExifJSON.json(for: body) : nil, hash: hash)
+        }
     }
 }
 

@@ -40,6 +40,8 @@ public final class DatasetRun: Sendable {
     let pool: WorkerPool
     let fetcher: RowFetcher
     let processor: DatasetImageProcessor
+    /// Where bodies over ``DatasetOptions/bodyMemoryLimit`` wait for a worker (nil: every body in memory).
+    let spool: RowSpool?
 
     /// A run writing into `sink`; `observers` hear the engine's transfers (bytes, for progress).
     public convenience init(options: DatasetOptions, sink: any DatasetSink, observers: [any TransferObserver] = []) throws(DatasetError) {
@@ -69,6 +71,16 @@ public final class DatasetRun: Sendable {
             engine.shutdown()
             throw error
         }
+        if let limit = options.bodyMemoryLimit {
+            let base = (sink as? any DatasetStoreSink)?.scratchFolder
+                ?? NSTemporaryDirectory() + "/fetch-gallery-" + RowSpool.folderName.dropFirst()
+            do { spool = try RowSpool(base: base, memoryLimit: limit) } catch {
+                engine.shutdown()
+                throw error
+            }
+        } else {
+            spool = nil
+        }
         pool = WorkerPool(threads: options.workers > 0 ? options.workers : ProcessInfo.processInfo.activeProcessorCount)
         fetcher = RowFetcher(engine: engine, userAgent: RowFetcher.userAgent(token: options.userAgentToken),
                              optOut: options.optOut.map { OptOutGate(policy: $0, engine: engine) })
@@ -82,6 +94,7 @@ public final class DatasetRun: Sendable {
         (sink as? any DatasetStoreSink)?.close()
         engine.shutdown()
         pool.shutdown()
+        spool?.close()
     }
 
     /// img2dataset's socket timeout as the engine's limits: `--timeout` to connect, and a download that
@@ -185,7 +198,8 @@ public final class DatasetRun: Sendable {
         switch options.incrementalMode {
         case .incremental: return (Set(statsIDs), 0)
         case .overwrite:
-            for name in names { sink.remove(name) }
+            // Not the spool of this run (or of another process of a --shard K/N run).
+            for name in names where name != RowSpool.folderName { sink.remove(name) }
             return ([], 0)
         case .extend: return ([], (statsIDs.max() ?? -1) + 1)
         }

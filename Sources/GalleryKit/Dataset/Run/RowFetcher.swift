@@ -16,10 +16,12 @@ struct RowFetcher: Sendable {
         return text
     }
 
-    /// The body, or the `error_message` of a `failed_to_download` row.
-    func fetch(_ url: String) async -> Result<[UInt8], FetchFailure> {
+    /// The body, or the `error_message` of a `failed_to_download` row. With `spool`, a body larger than its
+    /// limit is written to its file (``RowBody/file(_:)``); the caller removes that file whatever the result.
+    func fetch(_ url: String, spool: BodySpool? = nil) async -> Result<RowBody, FetchFailure> {
         if let refusal = Self.schemeRefusal(url) { return .failure(FetchFailure(message: refusal)) }
         var request = HTTPRequest(url: url, headers: ["User-Agent": userAgent])
+        request.spool = spool
         if let optOut {
             switch await optOut.decide(url) {
             case .refused(let why): return .failure(FetchFailure(message: why))
@@ -27,7 +29,8 @@ struct RowFetcher: Sendable {
             }
         }
         do {
-            return .success(try await engine.request(request).validate().response().body)
+            let response = try await engine.request(request).validate().response()
+            return .success(response.spooledPath.map(RowBody.file) ?? .memory(response.body))
         } catch {
             return .failure(FetchFailure(message: Self.message(for: error)))
         }

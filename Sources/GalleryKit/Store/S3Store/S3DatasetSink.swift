@@ -24,6 +24,8 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
     public let bucketLocation: S3Location
     /// Where files are spooled while they are written.
     public let spoolFolder: String
+    /// Beside the shard files' spool, in the work folder.
+    public var scratchFolder: String { spoolFolder + "/rows" }
     let slots: UploadSlots
     private let ownedEngine: TransferEngine?
 
