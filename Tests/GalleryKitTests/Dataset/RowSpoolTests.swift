@@ -148,4 +148,21 @@ import Testing
         #expect(Self.bodies(in: spool).keys.sorted() == [spool + "/4343-1/1.body"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: spool).sorted() == ["4343-1", "4343-1.lock"])
     }
+
+    /// A starting process keeps its lock only while its lock file is still at its path: a starting neighbour
+    /// that took the file for a dead process's and removed it (or replaced it) leaves a lock that guards
+    /// nothing, and the process makes a new one.
+    @Test func aLockFileRemovedOrReplacedIsNoLongerOurs() throws {
+        let dir = try TempDirectory(prefix: "row-spool-lock")
+        let path = dir.file("p.lock")
+        let fd = open(path, O_RDWR | O_CREAT, 0o644)
+        defer { close(fd) }
+        #expect(RowSpool.isStill(fd, at: path))
+        #expect(unlink(path) == 0)
+        #expect(!RowSpool.isStill(fd, at: path))
+        let other = open(path, O_RDWR | O_CREAT, 0o644)
+        defer { close(other) }
+        #expect(!RowSpool.isStill(fd, at: path))
+        #expect(RowSpool.isStill(other, at: path))
+    }
 }

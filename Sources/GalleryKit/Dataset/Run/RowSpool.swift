@@ -29,13 +29,26 @@ final class RowSpool: Sendable {
         let (folder, lockPath) = (base + "/" + name, base + "/" + name + ".lock")
         var fd: Int32 = -1
         do throws(SystemError) {
-            // Another process of a --shard K/N run may remove `base` (empty as it ends) between the two calls.
-            for attempt in 1...3 where fd < 0 {
+            // Another process of a --shard K/N run may remove `base` (empty as it ends) between the two calls,
+            // or, cleaning up as it starts, find the new lock file before it is locked, take it for a dead
+            // process's and remove it: a lock no longer at `lockPath` protects nothing, so it is made again.
+            for attempt in 1...5 where fd < 0 {
                 try Syscall.makeDirectories(base)
-                do throws(SystemError) { fd = try Syscall.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC) } catch where error.errno == ENOENT && attempt < 3 {}
+                do throws(SystemError) { fd = try Syscall.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC) } catch where error.errno == ENOENT && attempt < 5 {}
+                guard fd >= 0 else { continue }
+                // Held: by such a process, at this instant (the last attempt's failure is the run's).
+                do throws(SystemError) { try Syscall.lockExclusively(fd, path: lockPath) } catch {
+                    Syscall.closeQuietly(fd)
+                    fd = -1
+                    if attempt == 5 { throw error }
+                    continue
+                }
+                if attempt < 5, !Self.isStill(fd, at: lockPath) {
+                    Syscall.closeQuietly(fd)
+                    fd = -1
+                }
             }
             do throws(SystemError) {
-                try Syscall.lockExclusively(fd, path: lockPath)
                 Self.removeLeftovers(in: base, except: name)
                 try Syscall.makeDirectories(folder)
             } catch {
@@ -79,6 +92,12 @@ final class RowSpool: Sendable {
     }
 
     deinit { close() }
+
+    /// Whether `path` still names the file open at `fd` (same device and inode).
+    static func isStill(_ fd: Int32, at path: String) -> Bool {
+        guard let open = try? Syscall.status(fd, path: path), let named = Syscall.status(path) else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
 
     /// The folders under `base` no live process holds (their lock file is free or gone), and their locks.
     static func removeLeftovers(in base: String, except own: String) {
