@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 
 /// A ThumbHash: about 25 bytes that describe an image's colours, layout and aspect well enough to
 /// draw a blurred stand-in for it before it loads.
@@ -99,22 +100,21 @@ public struct ThumbHash: Sendable, Hashable {
     /// Separable: each row's sums against the horizontal cosines first, then those against the vertical.
     private static func encode(_ channel: [Double], width w: Int, height h: Int, nx: Int, ny: Int)
         -> (dc: Double, ac: [Double], scale: Double) {
-        let fx = (0..<nx).map { cx in (0..<w).map { cos(Double.pi / Double(w) * Double(cx) * (Double($0) + 0.5)) } }
+        let fx = cosines(count: nx, size: w), fy = cosines(count: ny, size: h)
         var rows = [Double](repeating: 0, count: nx * h)
         for y in 0..<h {
             for cx in 0..<nx {
                 var sum = 0.0
-                for x in 0..<w { sum += channel[y * w + x] * fx[cx][x] }
+                for x in 0..<w { sum += channel[y * w + x] * fx[cx * w + x] }
                 rows[cx * h + y] = sum
             }
         }
         var dc = 0.0, ac: [Double] = [], scale = 0.0
         for cy in 0..<ny {
-            let fy = (0..<h).map { cos(Double.pi / Double(h) * Double(cy) * (Double($0) + 0.5)) }
             var cx = 0
             while cx * ny < nx * (ny - cy) {
                 var sum = 0.0
-                for y in 0..<h { sum += rows[cx * h + y] * fy[y] }
+                for y in 0..<h { sum += rows[cx * h + y] * fy[cy * h + y] }
                 sum /= Double(w * h)
                 if cx == 0 && cy == 0 { dc = sum } else {
                     ac.append(sum)
@@ -126,6 +126,19 @@ public struct ThumbHash: Sendable, Hashable {
         if scale > 0 { ac = ac.map { 0.5 + 0.5 / scale * $0 } }
         return (dc, ac, scale)
     }
+
+    /// `cos(π / size · k · (i + 0.5))` for `k` in `0..<count` and `i` in `0..<size`, row `k` from `k · size`: the
+    /// same values for every photo of one shape, so computed once per shape (most photos share a few).
+    static func cosines(count: Int, size: Int) -> [Double] {
+        let key = size << 8 | count
+        if let table = cosineTables.withLock({ $0[key] }) { return table }
+        let table = (0..<count).flatMap { k in (0..<size).map { cos(Double.pi / Double(size) * Double(k) * (Double($0) + 0.5)) } }
+        cosineTables.withLock { $0[key] = table }
+        return table
+    }
+
+    /// By `size << 8 | count` (sizes up to 100, counts up to 7: a few hundred tables at most).
+    private static let cosineTables = Locked<[Int: [Double]]>([:])
 
     /// Straight RGBA in 0...1 from any 8-bit bitmap.
     static func rgba(_ bitmap: Bitmap) -> [Double] {
