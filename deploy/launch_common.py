@@ -221,6 +221,11 @@ def finish(args, statuses, started):
 def print_dataset_summary(folder, cwd):
     """The dataset's counts from every shard's NNNNN_stats.json (img2dataset's keys), as img2dataset's
     total line gives them, and its most frequent errors."""
+    if "://" in folder:
+        # A bucket is not read from here (the driver may have no credentials for it): say where the counts are.
+        print(f"launch: dataset {folder}: each shard's counts are in its NNNNN_stats.json there, uploaded last; "
+              "this summary reads only a local folder", file=sys.stderr)
+        return
     totals, statuses, start, end, shards = dict.fromkeys(STATS_COUNTS, 0), {}, None, None, 0
     for path in sorted(glob.glob(os.path.join(cwd, folder, "*_stats.json"))):
         if not os.path.basename(path).split("_")[0].isdigit():

@@ -105,6 +105,19 @@ extension EngineLaunchTests {
         #expect(lines.last?.hasPrefix("done: 100/100 rows, \(fixture.rows.filter { $0.status != "success" }.count) failed, ") == true, "\(lines)")
     }
 
+    /// A dataset in a bucket: the driver's summary says where the counts are, not that no shard is written.
+    @Test func aDatasetInABucketsSummarySaysWhereTheCountsAre() throws {
+        let dir = try TempDirectory()
+        let summary = try ProcessRunner.run("python3", ["-c", """
+            import sys; sys.path.insert(0, sys.argv[1]); import launch_common
+            launch_common.print_dataset_summary("s3://bucket/ds", sys.argv[2])
+            """, EngineCLIKit.deploy, dir.path], timeout: 120)
+        #expect(summary.exitCode == 0, "\(summary.stderrText)")
+        #expect(summary.stderrText.contains("launch: dataset s3://bucket/ds: each shard's counts are in its NNNNN_stats.json there"),
+                "\(summary.stderrText)")
+        #expect(!summary.stderrText.contains("no shard's _stats.json yet"), "\(summary.stderrText)")
+    }
+
     @Test func aDatasetInOverwriteOrExtendModeOrWithItsOwnShardIsRefused() throws {
         let dir = try TempDirectory()
         let wrapper = try EngineCLIKit.Wrapper(in: dir)
