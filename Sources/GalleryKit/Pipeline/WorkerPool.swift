@@ -4,8 +4,10 @@ import Synchronization
 
 /// A fixed set of threads for CPU-bound work (decode, scale, encode, hash), so that long C calls
 /// never occupy Swift's cooperative pool, where the download stage's continuations run.
-/// Work waits in a FIFO queue; `run` suspends the calling task until its work is done, and `map`
-/// spreads a batch of items over the threads (the gallery's pages at the end of a run).
+/// Work waits in a FIFO queue; `run` suspends the calling task until its work is done (or, called from
+/// a pool thread, does it in place), and `map` spreads a batch of items over the threads (the gallery's
+/// pages at the end of a run). The pool is also a task executor: a run's photo tasks prefer it, so they
+/// run on these threads from one download to the next.
 public final class WorkerPool: ParallelRunner {
     private struct State {
         var queue: [Work] = []
