@@ -73,24 +73,26 @@ import Testing
         let server = try FaultServer()
         let png = Self.bigPNG
         #expect(png.count > 1 << 20)
-        // Stalled after 400 KB for 2 s: long enough to look at the spool while the body is half there.
-        server.route("/big.png") { _, _ in .file(png, contentType: "image/png").stall(afterBodyBytes: 400_000, seconds: 2) }
+        // Stalled after 400 KB for 3 s: long enough to look at the spool while the body is half there.
+        server.route("/big.png") { _, _ in .file(png, contentType: "image/png").stall(afterBodyBytes: 400_000, seconds: 3) }
         let small = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
         server.route("/small.jpg") { _, _ in .file(small, contentType: "image/jpeg") }
         let dir = try TempDirectory(prefix: "row-spool")
         let out = dir.file("out"), spool = out + "/" + RowSpool.folderName
         server.route("/big-now.png") { _, _ in .file(png, contentType: "image/png") }
         let watcher = Watcher(spool: spool)
-        let seen = Locked<Int>(0)
-        let looking = Task {
-            while !Task.isCancelled {
+        let seen = Locked<Int>(0), stop = Locked(false)
+        // Looked at from a thread of its own: a task could wait behind other tests' work on Swift's few
+        // cooperative threads for the whole stall (it saw nothing once, in a full suite run).
+        NamedThread.start("spool-watch") {
+            while !stop.withLock({ $0 }) {
                 let largest = Self.bodies(in: spool).values.max() ?? 0
                 seen.withLock { $0 = max($0, largest) }
-                try? await Task.sleep(for: .milliseconds(50))
+                usleep(20_000)
             }
         }
         let summary = try await Self.run([server.url("/big.png")], into: out, in: dir, limit: Self.limit, observer: watcher)
-        looking.cancel()
+        stop.withLock { $0 = true }
         #expect(summary.successes == 1)
         // The half-arrived body was on disk, far past what memory may hold of it.
         #expect(seen.withLock { $0 } >= 400_000)
