@@ -106,10 +106,13 @@ public final class WorkerPool: ParallelRunner {
     }
 
     /// Queues `job` for a thread; false when the pool has stopped.
-    private func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
+    private func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool { push(.closure(job)) }
+
+    /// Queues `work` and wakes a thread for it; false when the pool has stopped.
+    private func push(_ work: Work) -> Bool {
         let accepted = shared.state.withLock { s -> Bool in
             guard !s.stopped else { return false }
-            s.queue.append(.closure(job))
+            s.queue.append(work)
             return true
         }
         if accepted { shared.available.signal() }
@@ -165,16 +168,8 @@ private final class Counter: Sendable {
 extension WorkerPool: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let task = UnownedJob(job)
-        let accepted = shared.state.withLock { s -> Bool in
-            guard !s.stopped else { return false }
-            s.queue.append(.task(task))
-            return true
-        }
-        if accepted {
-            shared.available.signal()
-        } else {
-            let executor = asUnownedTaskExecutor()
-            NamedThread.start("fg-work-late") { task.runSynchronously(on: executor) }
-        }
+        guard !push(.task(task)) else { return }
+        let executor = asUnownedTaskExecutor()
+        NamedThread.start("fg-work-late") { task.runSynchronously(on: executor) }
     }
 }

@@ -22,13 +22,9 @@ public struct DatasetImageProcessor: Sendable {
         data.withUnsafeBytes { process($0, copying: data) }
     }
 
-    /// The same of bytes held elsewhere (a mapped spool file: see ``MappedFile``), read in place.
-    public func process(_ data: UnsafeRawBufferPointer) -> Result<Output, ImageRefusal> {
-        process(data, copying: nil)
-    }
-
-    /// `array`: the bytes of `data` as an array when the caller has one (kept as is by --skip-reencode).
-    private func process(_ data: UnsafeRawBufferPointer, copying array: [UInt8]?) -> Result<Output, ImageRefusal> {
+    /// The same of bytes read in place (a mapped spool file: see ``MappedFile``). `array`: those bytes as an
+    /// array when the caller has one (kept as is by --skip-reencode, not copied).
+    public func process(_ data: UnsafeRawBufferPointer, copying array: [UInt8]? = nil) -> Result<Output, ImageRefusal> {
         let info: ImageInfo
         do { info = try ImageDecoder.probe(data, name: "image", options: Self.decodeGuards) } catch {
             return .failure(ImageRefusal(message: "Image decoding error"))

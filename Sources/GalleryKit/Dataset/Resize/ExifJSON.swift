@@ -6,11 +6,7 @@ import GalleryImaging
 /// description of the shot, not every tag, so this holds make, model, lens, exposure, aperture, ISO, focal
 /// length, date and GPS position (rationals as decimals), where exifread lists every tag as it prints them.
 enum ExifJSON {
-    static func json(for data: [UInt8]) -> String {
-        data.withUnsafeBytes { json(for: $0) }
-    }
-
-    /// The same of bytes held elsewhere (a mapped spool file).
+    /// Of the image's bytes, in memory or a mapped spool file.
     static func json(for data: UnsafeRawBufferPointer) -> String {
         guard let exif = ExifReader.metadata(in: data) else { return "{}" }
         var tags: [String: String] = [:]

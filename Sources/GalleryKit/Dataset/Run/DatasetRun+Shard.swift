@@ -121,7 +121,7 @@ extension DatasetRun {
                                 options: DatasetOptions, verifies: Bool, expected: String?) -> RowOutcome {
         let hash = options.computeHash?.hex(body)
         if verifies, hash != expected { return .failed(.failedToDownload, "hash mismatch") }
-        switch array.map({ processor.process($0) }) ?? processor.process(body) {
+        switch processor.process(body, copying: array) {
         case .failure(let refusal): return .failed(.failedToResize, refusal.message)
         case .success(let image):
             return RowOutcome(status: .success, image: image.bytes, width: image.width, height: image.height,
