@@ -34,6 +34,9 @@ public final class WorkerPool: ParallelRunner {
     /// The number of threads.
     public let width: Int
 
+    /// Work waiting in the queue now (for tests that need the pool busy with queued work).
+    var queuedCount: Int { shared.state.withLock { $0.queue.count - $0.head } }
+
     /// Starts `threads` worker threads (at least one).
     public init(threads: Int) {
         width = max(1, threads)

@@ -15,6 +15,7 @@ extension DatasetCommand {
             o.columns.verifyHash = (parts[0], parts[1])
         }
         o.outputFolder = outputFolder
+        o.caCertificates = certificates.caCertificates
         guard let format = DatasetOutputFormat(rawValue: outputFormat) else {
             throw ValidationError("--output-format \(outputFormat) is not one of files, webdataset, parquet, tfrecord")
         }

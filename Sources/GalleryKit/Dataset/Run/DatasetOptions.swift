@@ -26,6 +26,8 @@ public struct DatasetOptions: Sendable {
     public var userAgentToken: String?
     /// `--timeout`: seconds without progress before a download fails (connect, or no byte arriving).
     public var timeout = 10.0
+    /// A PEM file of CA certificates trusted for https instead of the system's (downloads and the store).
+    public var caCertificates: String?
     /// `--retries`: extra attempts after the first (img2dataset's default 0).
     public var retries = 0
     /// Downloads at once, and per host.
