@@ -92,9 +92,12 @@ struct DatasetCommand: AsyncParsableCommand {
             let run = try DatasetRun(options: options, store: storage.options(caCertificates: certificates.caCertificates), observers: [report.aggregate])
             // The first SIGINT or SIGTERM stops the run through it: shards keep the rows that finished, the command
             // exits 130 or 143. A second one quits at once.
-            interrupts = Interrupts { signal in
-                if !output.quiet { StandardError.line("\nStopping: keeping the rows that finished (Ctrl-C again quits at once).") }
-                run.requestStop(signal: signal)
+            // Weak: the run must end (its deinit removes the download spool) when this scope does, not when the
+            // signal sources let go of their handler.
+            let quiet = output.quiet
+            interrupts = Interrupts { [weak run] signal in
+                if !quiet { StandardError.line("\nStopping: keeping the rows that finished (Ctrl-C again quits at once).") }
+                run?.requestStop(signal: signal)
             }
             let ticker = ProgressTicker.start { report.tick() }
             defer { ticker.cancel() }

@@ -23,25 +23,7 @@ extension DatasetRun {
             summary.withLock { $0.failedShards.append("\(name): \(error)") }
             return
         }
-        var fetched: [DatasetRow] = []
-        for row in work.rows {
-            let key = options.key(shard: id, index: row.index)
-            guard let kept = work.kept(key) else {
-                fetched.append(row)
-                continue
-            }
-            // The row as the shard has it, its image bytes unchanged.
-            var image: [UInt8]?
-            if kept.status == .success {
-                do throws(DatasetError) { image = try work.previous?.image(key) } catch {
-                    state.withLock { $0.counts.failure = $0.counts.failure ?? "\(error)" }
-                    continue
-                }
-            }
-            let outcome = RowOutcome(status: kept.status, errorMessage: kept.errorMessage)
-            state.withLock { $0.write(DatasetSample(key: key, metadata: kept.metadata, image: image, caption: row.caption), outcome) }
-            observer?.rowFinished(failed: outcome.status != .success)
-        }
+        let fetched = writeKeptRows(of: work, into: state, observer: observer)
         await runner.forEach(window: options.jobs + 2 * pool.width, fetched) { row in
             let key = self.options.key(shard: id, index: row.index)
             let outcome = await self.work(row)
@@ -86,6 +68,32 @@ extension DatasetRun {
             $0.shardsWritten += 1
         }
         observer?.shardFinished(name: name, count: work.rows.count, successes: tally.successes)
+    }
+
+    /// Writes the rows an earlier run finished (``ShardWork/kept(_:)``) as the shard has them, image bytes
+    /// unchanged, and returns the rows to fetch.
+    private func writeKeptRows(of work: ShardWork, into state: Locked<ShardTally>,
+                               observer: (any DatasetRunObserver)?) -> [DatasetRow] {
+        guard let previous = work.previous else { return work.rows }
+        var fetched: [DatasetRow] = []
+        for row in work.rows {
+            let key = options.key(shard: work.id, index: row.index)
+            guard let kept = work.kept(key) else {
+                fetched.append(row)
+                continue
+            }
+            var image: [UInt8]?
+            if kept.status == .success {
+                do throws(DatasetError) { image = try previous.image(key) } catch {
+                    state.withLock { $0.counts.failure = $0.counts.failure ?? "\(error)" }
+                    continue
+                }
+            }
+            let outcome = RowOutcome(status: kept.status, errorMessage: kept.errorMessage)
+            state.withLock { $0.write(DatasetSample(key: key, metadata: kept.metadata, image: image, caption: row.caption), outcome) }
+            observer?.rowFinished(failed: outcome.status != .success)
+        }
+        return fetched
     }
 
     /// A shard a stop cut short: closed with the rows that finished, marked partial, where the next run can read it

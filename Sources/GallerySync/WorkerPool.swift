@@ -1,5 +1,4 @@
 import Foundation
-import GallerySync
 import Synchronization
 
 /// A fixed set of threads for CPU-bound work (decode, scale, encode, hash), so that long C calls

@@ -1,7 +1,6 @@
 import Foundation
-import GallerySync
 import Testing
-@testable import GalleryKit
+@testable import GallerySync
 
 /// The decode/scale pool: named threads, a parallel map spread over them, and taken jobs let go at once.
 @Suite struct WorkerPoolTests {
