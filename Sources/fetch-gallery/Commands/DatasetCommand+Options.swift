@@ -66,6 +66,9 @@ extension DatasetCommand {
             : OptOutPolicy(tokens: tokens, directives: Set(DatasetArguments.list(disallowedHeaderDirectives)), ignored: ignored)
         o.timeout = timeout
         o.retries = retries
+        o.maxImageBytes = maxImageBytes
+        o.minBytesPerSecond = minSpeed
+        o.deadline = downloadDeadline
         o.jobs = jobs
         o.perHost = perHost
         o.workers = workers

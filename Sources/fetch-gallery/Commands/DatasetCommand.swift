@@ -47,6 +47,9 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("user-agent-token"), help: "Appended to the User-Agent; X-Robots-Tag rules for this token apply.") var userAgentToken: String?
     @Option(help: "Seconds to connect, and without a byte arriving, before a download fails.") var timeout: Double = 10
     @Option(help: "Extra attempts after a failed download.") var retries = 0
+    @Option(name: .customLong("max-image-bytes"), help: "A larger download fails (default 64 MiB).") var maxImageBytes: Int64 = 64 << 20
+    @Option(name: .customLong("min-speed"), help: ArgumentHelp("Bytes a second a download must beat over each --timeout window, or it fails as timed out (0: only a download that receives nothing fails).", valueName: "bytes")) var minSpeed = 1024
+    @Option(name: .customLong("download-deadline"), help: ArgumentHelp("Seconds a download may take in all, retries included (default: 60, or 6 x --timeout when larger).", valueName: "seconds")) var downloadDeadline: Double?
 
     @Option(name: .customLong("processes-count"), help: .hidden) var processesCount: Int?
     @Option(name: .customLong("thread-count"), help: .hidden) var threadCount: Int?

@@ -113,19 +113,21 @@ public final class DatasetRun: Sendable {
         spool?.close()
     }
 
-    /// img2dataset's socket timeout as the engine's limits: `--timeout` to connect, and a download that
-    /// receives nothing for `--timeout` seconds fails; `--retries` extra attempts for what is worth retrying.
+    /// img2dataset's socket timeout as the engine's limits, and what ends a straggler: `--timeout` to connect; a
+    /// download that receives fewer than `--min-speed` bytes a second over a `--timeout` window fails (at least
+    /// one byte: nothing arriving always fails); `--download-deadline` bounds a download in all, retries
+    /// included; `--max-image-bytes` bounds a body; `--retries` extra attempts for what is worth retrying.
     static func transferConfiguration(_ options: DatasetOptions, observers: [any TransferObserver]) -> TransferConfiguration {
         var config = TransferConfiguration()
         config.maxConcurrentTransfers = options.jobs
         config.maxConcurrentPerHost = options.perHost
         config.connectTimeout = options.timeout
-        config.lowSpeedLimit = 1
+        config.lowSpeedLimit = max(1, options.minBytesPerSecond)
         config.lowSpeedWindow = max(1, Int(options.timeout.rounded(.up)))
-        config.deadline = max(60, options.timeout * 6)
+        config.deadline = options.effectiveDeadline
         config.retry.maxAttempts = options.retries + 1
         config.requestsPerSecondPerHost = nil
-        config.maxBodyBytes = 64 << 20
+        config.maxBodyBytes = options.maxImageBytes
         config.caCertificatesPath = options.caCertificates
         config.observers = observers
         return config
