@@ -1,0 +1,86 @@
+import Foundation
+import GalleryKit
+import GalleryTestSupport
+import Testing
+
+/// What a hostile client or source must not get: loopback and private addresses, paths out of the
+/// root (symlinks included), other hosts, images past the limits, crashes on broken files.
+@Suite(.serialized) struct ServeSafetyTests {
+    @Test func refusesPrivateAddressesAndEscapesFromTheRoot() async throws {
+        let dir = try TempDirectory(prefix: "serve-root")
+        defer { dir.remove() }
+        let outside = try TempDirectory(prefix: "serve-outside")
+        defer { outside.remove() }
+        let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        _ = try dir.write(photo, to: "in.jpg")
+        let secret = try outside.write(photo, to: "secret.jpg")
+        #expect(symlink(secret, dir.file("link.jpg")) == 0)
+        #expect(symlink(outside.path, dir.file("linkdir")) == 0)
+        let origin = try FaultServer()
+        defer { origin.stop() }
+        origin.route("/a.jpg") { _, _ in .file(photo, etag: "\"v1\"", contentType: "image/jpeg") }
+        let server = try await ServeProcess(["--root", dir.path, "--quiet"])
+        defer { _ = server.stop() }
+        func status(_ source: String) async throws -> (Int, String) {
+            let response = try await Client.get(server.baseURL + "/insecure/w:20/plain/" + source)
+            return (response.status, response.text)
+        }
+        #expect(try await status("local:///in.jpg").0 == 200)
+        // Loopback through an address, a name resolving to it, and 169.254.169.254 (metadata service).
+        for source in [origin.url("/a.jpg"), "http://localhost:\(origin.port)/a.jpg", "http://169.254.169.254/latest/meta-data"] {
+            let (code, text) = try await status(source)
+            #expect(code == 403, "\(source): \(code) \(text)")
+        }
+        for source in ["local:///../" + (outside.path as NSString).lastPathComponent + "/secret.jpg", "local:///link.jpg",
+                       "local:///linkdir/secret.jpg", "local:///%2E%2E/%2E%2E/etc/passwd"] {
+            let (code, text) = try await status(source)
+            #expect(code == 403 || code == 404, "\(source): \(code) \(text)")
+            #expect(code != 200)
+        }
+        #expect(try await status("file:///etc/passwd").0 == 400)
+        #expect(try await status("ftp://example.com/a.jpg").0 == 400)
+        #expect(origin.requests(path: "/a.jpg").isEmpty, "the loopback origin was contacted")
+
+        // Allowed private addresses, but not this host: the allow-list refuses before any connection.
+        let listed = try await ServeProcess(["--allow-private-addresses", "--allow-host", "images.example.com", "--quiet"])
+        defer { _ = listed.stop() }
+        #expect(try await Client.get(listed.baseURL + "/insecure/w:20/plain/" + origin.url("/a.jpg")).status == 403)
+        #expect(origin.requests(path: "/a.jpg").isEmpty)
+    }
+
+    @Test func hostileAndOversizedSourcesGetErrorsNotCrashes() async throws {
+        let dir = try TempDirectory(prefix: "serve-hostile")
+        defer { dir.remove() }
+        var names: [String] = []
+        for entry in Corpus.entries where entry.expect == "error" {
+            let name = "c\(names.count)-" + (entry.file as NSString).lastPathComponent
+            _ = try dir.write(try Corpus.bytes(entry.file), to: name)
+            names.append(name)
+        }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("GalleryImagingTests/Fixtures/fuzz-regressions").path
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures) {
+            _ = try dir.write([UInt8](try Data(contentsOf: URL(fileURLWithPath: fixtures + "/" + name))), to: "f-" + name)
+            names.append("f-" + name)
+        }
+        #expect(names.count > 20)
+        // A 4000x4000 PNG: over a 10 MP limit. And a 3 MB file: over a 2 MB limit.
+        let big = try ImageEncoder.encodePNG(Bitmap(width: 4000, height: 4000, format: .gray8))
+        _ = try dir.write(big, to: "big.png")
+        _ = try dir.write([UInt8](repeating: 0xFF, count: 3 << 20), to: "huge.jpg")
+        let server = try await ServeProcess(["--root", dir.path, "--quiet", "--max-megapixels", "10", "--max-source-mb", "2"])
+        defer { _ = server.stop() }
+        var crashed = false
+        for name in names {
+            let response = try await Client.get(server.baseURL + "/insecure/rs:fill:64:64/plain/local:///" + name)
+            #expect((400..<500).contains(response.status) || response.status == 200, "\(name): \(response.status) \(response.text)")
+            if server.runner.hasExited { crashed = true; break }
+        }
+        #expect(!crashed, "the service died: \(server.runner.stderrText.suffix(2000))")
+        let tooManyPixels = try await Client.get(server.baseURL + "/insecure/w:64/plain/local:///big.png")
+        #expect(tooManyPixels.status == 413 && tooManyPixels.text.contains("big.png"), "\(tooManyPixels.text)")
+        let tooManyBytes = try await Client.get(server.baseURL + "/insecure/w:64/plain/local:///huge.jpg")
+        #expect(tooManyBytes.status == 413 && tooManyBytes.text.contains("huge.jpg"), "\(tooManyBytes.text)")
+        #expect(try await Client.get(server.baseURL + "/health").status == 200)
+    }
+}
