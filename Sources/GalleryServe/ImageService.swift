@@ -35,6 +35,7 @@ public final class ImageService: Sendable {
         var pipelineConfiguration = ImagePipeline.Configuration()
         pipelineConfiguration.workers = configuration.workers
         pipelineConfiguration.maxPixels = configuration.maxSourcePixels
+        pipelineConfiguration.cacheCostLimit = configuration.decodedCacheBytes
         pipelineConfiguration.transfer.maxBodyBytes = configuration.maxSourceBytes
         pipelineConfiguration.transfer.deadline = configuration.downloadTimeout
         pipelineConfiguration.transfer.connectTimeout = min(configuration.downloadTimeout, 10)

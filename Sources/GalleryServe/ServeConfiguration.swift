@@ -31,6 +31,9 @@ public struct ServeConfiguration: Sendable {
     public var cacheDirectory: String?
     /// The most bytes the on-disk result cache holds (least recently used results go first).
     public var cacheBytes: Int64 = 1 << 30
+    /// The most bytes of decoded bitmaps the pipeline keeps (its decoded-image cache). The result cache
+    /// holds the encoded answers, so this mainly serves other sizes of a recent source.
+    public var decodedCacheBytes = 64 << 20
     /// Negotiate WebP from `Accept` when the URL names no format (imgproxy's IMGPROXY_AUTO_WEBP).
     public var autoWebP = false
     /// Negotiate AVIF from `Accept` when the URL names no format (imgproxy's IMGPROXY_AUTO_AVIF); preferred over WebP.

@@ -48,6 +48,27 @@ import Testing
         #expect(origin.requests(path: "/a.jpg").isEmpty)
     }
 
+    /// A redirect is checked like the first request: with private addresses allowed, an origin on loopback
+    /// that redirects to 0.0.0.0 (which reaches this machine's listeners on Linux) is still refused.
+    @Test func aRedirectIntoARefusedAddressIsStopped() async throws {
+        let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let origin = try FaultServer()
+        defer { origin.stop() }
+        let target = try FaultServer()
+        defer { target.stop() }
+        target.route("/secret.jpg") { _, _ in .file(photo, contentType: "image/jpeg") }
+        origin.route("/a.jpg") { _, _ in .redirect(to: "http://0.0.0.0:\(target.port)/secret.jpg") }
+        origin.route("/ok.jpg") { _, _ in .redirect(to: target.url("/secret.jpg")) }
+        let server = try await ServeProcess(["--allow-private-addresses", "--quiet"])
+        defer { _ = server.stop() }
+        let refused = try await Client.get(server.baseURL + "/insecure/w:20/plain/" + origin.url("/a.jpg"))
+        #expect(refused.status == 403 && refused.text.contains("0.0.0.0"), "\(refused.status) \(refused.text)")
+        #expect(origin.requests(path: "/a.jpg").count == 1 && target.allRequests.isEmpty, "the redirect reached its target")
+        // The same redirect to an allowed address is followed.
+        #expect(try await Client.get(server.baseURL + "/insecure/w:20/plain/" + origin.url("/ok.jpg")).status == 200)
+        #expect(target.requests(path: "/secret.jpg").count == 1)
+    }
+
     @Test func hostileAndOversizedSourcesGetErrorsNotCrashes() async throws {
         let dir = try TempDirectory(prefix: "serve-hostile")
         defer { dir.remove() }

@@ -46,6 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheDir: String?
     @Option(help: "Most megabytes the result cache holds.")
     var cacheMb = 1024
+    @Option(help: "Most megabytes of decoded bitmaps kept in memory (other sizes of recent sources).")
+    var decodedCacheMb = 64
     @Option(help: "Largest source accepted, in megabytes.")
     var maxSourceMb = 50
     @Option(help: "Most megapixels a source may have.")
@@ -74,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttl = ttl
         configuration.cacheDirectory = cacheDir
         configuration.cacheBytes = Int64(cacheMb) << 20
+        configuration.decodedCacheBytes = max(0, decodedCacheMb) << 20
         configuration.maxSourceBytes = Int64(maxSourceMb) << 20
         configuration.maxSourcePixels = maxMegapixels * 1_000_000
         configuration.downloadTimeout = downloadTimeout
