@@ -78,11 +78,14 @@ import Testing
             _ = try dir.write(try Corpus.bytes(entry.file), to: name)
             names.append(name)
         }
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("GalleryImagingTests/Fixtures/fuzz-regressions").path
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures) {
-            _ = try dir.write([UInt8](try Data(contentsOf: URL(fileURLWithPath: fixtures + "/" + name))), to: "f-" + name)
-            names.append("f-" + name)
+        // The kept fuzz inputs of the codecs and of the EXIF reader (which the decoder runs on every JPEG).
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        for folder in ["GalleryImagingTests/Fixtures/fuzz-regressions", "GalleryImagingTests/Fixtures/exif-fuzz-regressions"] {
+            let fixtures = tests.appendingPathComponent(folder).path
+            for name in try FileManager.default.contentsOfDirectory(atPath: fixtures) {
+                _ = try dir.write([UInt8](try Data(contentsOf: URL(fileURLWithPath: fixtures + "/" + name))), to: "f\(names.count)-" + name)
+                names.append("f\(names.count)-" + name)
+            }
         }
         #expect(names.count > 20)
         // A 4000x4000 PNG: over a 10 MP limit. And a 3 MB file: over a 2 MB limit.
