@@ -56,6 +56,13 @@ enum Client {
         try await engine.request(HTTPRequest(url: url, headers: HTTPHeaders(headers))).response()
     }
 
+    /// Status and body text through curl(1): the engine reports a 5xx answer as an error without its body.
+    static func curl(_ url: String) throws -> (status: Int, text: String) {
+        let result = try ProcessRunner.run("curl", ["-s", "-w", "\n%{http_code}", url], timeout: 60)
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
     /// The pixel size and format of an encoded image, from its header.
     static func probe(_ bytes: [UInt8]) throws -> (width: Int, height: Int, format: ImageFormat?) {
         let info = try ImageDecoder.probe(bytes, name: "response")

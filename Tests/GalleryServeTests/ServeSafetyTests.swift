@@ -69,6 +69,32 @@ import Testing
         #expect(target.requests(path: "/secret.jpg").count == 1)
     }
 
+    /// Download limits: a source that never answers is cut off at --download-timeout (504), one bigger than
+    /// --max-source-mb at the limit (413), an HTML page served as an image is 422, the source's 404 is 404.
+    @Test func downloadLimitsAnswerWithTheirOwnStatus() async throws {
+        let origin = try FaultServer()
+        defer { origin.stop() }
+        let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        origin.route("/slow.jpg") { _, _ in FaultServer.Response.file(photo, contentType: "image/jpeg").stallBeforeHeaders(seconds: 8) }
+        origin.route("/big.jpg") { _, _ in .file(photo + [UInt8](repeating: 0, count: 3 << 20), contentType: "image/jpeg") }
+        origin.route("/page.jpg") { _, _ in .html("<!doctype html><p>login</p>") }
+        origin.route("/gone.jpg") { _, _ in .status(404, text: "no") }
+        let server = try await ServeProcess(["--allow-private-addresses", "--quiet", "--download-timeout", "1", "--max-source-mb", "2"])
+        defer { _ = server.stop() }
+        func get(_ path: String) async throws -> (status: Int, text: String) {
+            try Client.curl(server.baseURL + "/insecure/w:20/plain/" + origin.url(path))
+        }
+        let started = Date()
+        let slow = try await get("/slow.jpg")
+        #expect(slow.status == 504 && slow.text.contains("slow.jpg"), "\(slow.status) \(slow.text)")
+        #expect(Date().timeIntervalSince(started) < 5, "the timeout took \(Date().timeIntervalSince(started)) s")
+        let big = try await get("/big.jpg")
+        #expect(big.status == 413 && big.text.contains("big.jpg"), "\(big.status) \(big.text)")
+        let page = try await get("/page.jpg")
+        #expect(page.status == 422, "\(page.status) \(page.text)")
+        #expect(try await get("/gone.jpg").status == 404)
+    }
+
     @Test func hostileAndOversizedSourcesGetErrorsNotCrashes() async throws {
         let dir = try TempDirectory(prefix: "serve-hostile")
         defer { dir.remove() }
