@@ -55,6 +55,11 @@ import Testing
         let sharp = try await Client.get(server.baseURL + "/insecure/h:120/plain/local:///land.jpg")
         let soft = try await Client.get(server.baseURL + "/insecure/h:120/bl:4/plain/local:///land.jpg")
         #expect(soft.body.count < sharp.body.count * 9 / 10, "blur: \(soft.body.count) vs \(sharp.body.count) bytes")
+        // Enlarging past the megapixel limit (50 MP) is refused before any pixel is made.
+        let huge = try await Client.get(server.baseURL + "/insecure/rs:force:16000:16000:1/plain/local:///land.jpg")
+        #expect(huge.status == 413 && huge.text.contains("MP"), "\(huge.status) \(huge.text)")
+        let tall = try await Client.get(server.baseURL + "/insecure/w:12000/el:1/plain/local:///land.jpg")
+        #expect(tall.status == 413, "12000 x 8000 enlarged: \(tall.status)")
         // Unsupported options are named.
         let bad = try await Client.get(server.baseURL + "/insecure/wm:0.5/plain/local:///land.jpg")
         #expect(bad.status == 400 && bad.text.contains("wm"))

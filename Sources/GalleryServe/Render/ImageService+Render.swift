@@ -21,6 +21,15 @@ extension ImageService {
             throw Self.serveError(error)
         }
         metrics.decoded(seconds: (ContinuousClock.now - started) / .seconds(1))
+        // Enlarging and forcing can make far more pixels than the source had: the same megapixel limit applies
+        // to the result, and blur (a float copy of every pixel) stops at 16 MP.
+        let bound = resize.pixelBound(from: bitmap)
+        guard bound <= Double(configuration.maxSourcePixels) else {
+            throw ServeError(status: 413, "the result of \(options.normalized) for \(source) would have \(Int(bound / 1e6)) MP, over the \(configuration.maxSourcePixels / 1_000_000) MP limit")
+        }
+        guard options.blur == 0 || bound <= 16e6 else {
+            throw ServeError(status: 413, "blur on a result of \(Int(bound / 1e6)) MP for \(source): blur is limited to 16 MP")
+        }
         let format = wanted ?? Self.keptFormat(info?.format)
         let resampler = pipeline.configuration.resampler
         let encoded: [UInt8]

@@ -26,6 +26,19 @@ struct Resize {
         }
     }
 
+    /// The most pixels the final bitmap can have, from the pipeline's `bitmap`: only enlarge and force grow it.
+    func pixelBound(from bitmap: Bitmap) -> Double {
+        let (w, h) = (Double(options.scaledWidth), Double(options.scaledHeight))
+        let (bw, bh) = (Double(bitmap.width), Double(bitmap.height))
+        var bound = bw * bh
+        if options.resizingType == .force, w > 0 || h > 0 { bound = max(bound, (w > 0 ? w : bw) * (h > 0 ? h : bh)) }
+        if options.enlarge {
+            let scale = max(w > 0 ? w / bw : 0, h > 0 ? h / bh : 0, 1)
+            bound = max(bound, bw * bh * scale * scale)
+        }
+        return bound
+    }
+
     /// The final bitmap from the pipeline's.
     func finish(_ bitmap: Bitmap, resampler: Resampler) -> Bitmap {
         var image = bitmap
