@@ -89,6 +89,15 @@ import Testing
         }
     }
 
+    @Test func aPortInUseIsNamedAndExitsOne() async throws {
+        let first = try await ServeProcess(["--quiet"])
+        defer { _ = first.stop() }
+        let taken = String(first.baseURL.dropFirst("http://".count))
+        let second = try ProcessRunner.run(ServeProcess.binary, ["serve", "--bind", taken, "--quiet"], timeout: 30)
+        #expect(second.exitCode == 1, "exit \(second.status)")
+        #expect(second.stderrText.contains("cannot listen on \(taken)"), "\(second.stderrText)")
+    }
+
     /// URLs made by pyimgproxy (PyPI), signed and unsigned, plain and Base64 sources.
     @Test func pyimgproxyURLsAreAccepted() async throws {
         let dir = try Self.root()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GalleryServe
+import Synchronization
 
 /// `fetch-gallery serve`: the thumbnail service with imgproxy's URLs (docs/SERVE.md). Thin: flags and
 /// imgproxy's environment variables into a ``ServeConfiguration``; GalleryServe does the rest.
@@ -103,8 +104,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let host = configuration.host
-        try await ServeServer.run(service) { port in
-            StandardOutput.line("listening on http://\(host):\(port)")
+        let listening = ListeningFlag()
+        do {
+            try await ServeServer.run(service) { port in
+                listening.set()
+                StandardOutput.line("listening on http://\(host):\(port)")
+            }
+        } catch {
+            StandardError.line("fetch-gallery serve: " + (listening.isSet ? "\(error)" : "cannot listen on \(bind): \(error)"))
+            throw ExitCode.failure
         }
         StandardError.line("fetch-gallery serve: stopped")
     }
@@ -120,4 +128,11 @@ struct ServeCommand: AsyncParsableCommand {
             return ImageURLParser(presets: presetList, onlyPresets: onlyPresets, signer: signer)
         }
     }
+}
+
+/// Whether the server has bound its socket (a failure before that is a failure to listen).
+private final class ListeningFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
 }
