@@ -65,6 +65,23 @@ import Testing
         #expect(metrics.contains("serve_request_duration_seconds_bucket{le=\"+Inf\"}"))
     }
 
+    /// The client that started a render hangs up; another that joined it still gets the image.
+    @Test func aJoinedRequestSurvivesTheFirstClientHangingUp() async throws {
+        let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let origin = try FaultServer()
+        defer { origin.stop() }
+        origin.route("/slow.jpg") { _, _ in FaultServer.Response.file(photo, contentType: "image/jpeg").stallBeforeHeaders(seconds: 1.5) }
+        let server = try await ServeProcess(["--allow-private-addresses", "--quiet"])
+        defer { _ = server.stop() }
+        let url = server.baseURL + "/insecure/w:40/plain/" + origin.url("/slow.jpg")
+        let leader = try ProcessRunner("curl", ["-s", "-o", "/dev/null", "--max-time", "0.5", url])
+        try await Task.sleep(for: .milliseconds(200))
+        let joined = try await Client.get(url)
+        #expect(joined.status == 200, "the joined request got \(joined.status) \(joined.text)")
+        _ = leader.wait(timeout: 10)
+        #expect(origin.requests(path: "/slow.jpg").count == 1)
+    }
+
     @Test func sigtermUnderLoadLosesNoAnswer() async throws {
         let dir = try TempDirectory(prefix: "serve-drain")
         defer { dir.remove() }
