@@ -113,6 +113,7 @@ extension MetadataType {
         case .int64: return .int64
         case .double: return .double
         case .bool: return .bool
+        case .doubleLists: return .doubleLists
         }
     }
 }
@@ -126,6 +127,7 @@ extension MetadataValue {
         case .int64(let number): return .int64(number)
         case .double(let number): return .double(number)
         case .bool(let flag): return .bool(flag)
+        case .doubleLists(let lists): return .doubleLists(lists)
         }
     }
 }

@@ -9,6 +9,7 @@ extension DatasetCommand {
         do { o.inputFormat = try DatasetInputFormat(parsing: inputFormat) } catch { throw ValidationError(error.description) }
         o.columns = DatasetColumns(urlColumn: urlCol, captionColumn: captionCol,
                                    additional: saveAdditionalColumns.map(DatasetArguments.list) ?? [])
+        o.columns.bboxColumn = bboxCol.flatMap { $0.isEmpty || $0.lowercased() == "none" ? nil : $0 }
         if let verifyHash {
             let parts = DatasetArguments.list(verifyHash)
             guard parts.count == 2 else { throw ValidationError("--verify-hash takes COL,ALGO (e.g. sha256_col,sha256)") }

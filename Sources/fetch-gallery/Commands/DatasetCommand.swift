@@ -56,7 +56,10 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("wandb-project"), help: .hidden) var wandbProject: String?
     @Option(name: .customLong("upscale-interpolation"), help: .hidden) var upscaleInterpolation = "lanczos"
     @Option(name: .customLong("downscale-interpolation"), help: .hidden) var downscaleInterpolation = "area"
-    @Option(name: .customLong("bbox-col"), help: .hidden) var bboxCol: String?
+
+    @Option(name: .customLong("bbox-col"),
+            help: "Column of boxes [[x0,y0,x1,y1],...] (fractions of the image) to blur, as img2dataset does (DataComp's face_bboxes); kept in the metadata.")
+    var bboxCol: String?
 
     @Option(help: "Downloads at once (replaces --thread-count).") var jobs = 64
     @Option(name: .customLong("per-host"), help: "Downloads at once per host.") var perHost = 16
@@ -66,7 +69,6 @@ struct DatasetCommand: AsyncParsableCommand {
     @OptionGroup var storage: StoreOptions
 
     func validate() throws {
-        if bboxCol != nil { throw ValidationError("--bbox-col (blurring) is not supported") }
         if upscaleInterpolation.lowercased() != "lanczos" || downscaleInterpolation.lowercased() != "area" {
             throw ValidationError("only --upscale-interpolation lanczos and --downscale-interpolation area are supported")
         }
