@@ -81,6 +81,7 @@ extension DatasetRun {
             $0.shardsWritten += 1
         }
         observer?.shardFinished(name: name, count: rows.count, successes: tally.successes)
+        shardIndexes?.update(finished: name)
     }
 
     /// One row: img2dataset's order of checks (download, hash to verify, image), its messages. A large body
