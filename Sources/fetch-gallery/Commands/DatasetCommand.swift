@@ -26,8 +26,8 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("verify-hash"), help: ArgumentHelp("Check each download against a column: COL,ALGO (md5, sha256, sha512; ALGO must equal --compute-hash).", valueName: "COL,ALGO")) var verifyHash: String?
     @Option(name: .customLong("output-folder"), help: "The dataset folder, or s3://BUCKET/PREFIX (with --s3-endpoint for a store other than AWS).") var outputFolder = "images"
     @Option(name: .customLong("output-format"), help: "files, webdataset, parquet, tfrecord.") var outputFormat = "files"
-    @Option(name: .customLong("image-size"), help: "The size images are resized to.") var imageSize = 256
-    @Option(name: .customLong("resize-mode"), help: "no, border, keep_ratio, keep_ratio_largest, center_crop.") var resizeMode = "border"
+    @Option(name: .customLong("image-size"), help: "The size images are resized to (WIDTHxHEIGHT with --resize-mode fixed).") var imageSize = "256"
+    @Option(name: .customLong("resize-mode"), help: "no, border, keep_ratio, keep_ratio_largest, center_crop, fixed (exactly --image-size, e.g. 256x256).") var resizeMode = "border"
     @Flag(name: .customLong("resize-only-if-bigger"), inversion: .prefixedNo, help: "Never upscale.") var resizeOnlyIfBigger = false
     @Option(name: .customLong("min-image-size"), help: "Refuse images whose short side is smaller.") var minImageSize = 0
     @Option(name: .customLong("max-image-area"), help: "Refuse images with more pixels (default inf).") var maxImageArea = "inf"

@@ -37,7 +37,7 @@ public struct DatasetImageProcessor: Sendable {
         if Double(max(w, h)) / Double(min(w, h)) > options.maxAspectRatio {
             return .failure(ImageRefusal(message: "aspect ratio too large"))
         }
-        let geometry = ResizeGeometry(sourceWidth: w, sourceHeight: h, size: options.imageSize,
+        let geometry = ResizeGeometry(sourceWidth: w, sourceHeight: h, size: options.imageSize, height: options.imageHeight,
                                       mode: options.resizeMode, onlyIfBigger: options.resizeOnlyIfBigger)
         let alpha = info.pixelFormat.hasAlpha
         let blurs = !(boxes ?? []).isEmpty
