@@ -1,7 +1,6 @@
 import Foundation
-import GalleryImaging
 
-/// `--bbox-col`: img2dataset 1.47's face blurring (its `BoundingBoxBlurrer`), pixel for pixel where we can.
+/// The dataset's `--bbox-col`: img2dataset 1.47's face blurring (its `BoundingBoxBlurrer`), pixel for pixel where we can.
 ///
 /// Each box `[x0, y0, x1, y1]` is a fraction of the image it is applied to (img2dataset blurs after the
 /// scale and before the white border or the centre crop). A box's corners are `int(fraction * side)`; the
@@ -15,7 +14,7 @@ import GalleryImaging
 /// unchanged too).
 ///
 /// Unlike img2dataset, the blur is kept with `--skip-reencode` (img2dataset then writes the original bytes).
-enum BoxBlur {
+public enum BoxBlur {
     /// OpenCV's `small_gaussian_tab`: the kernels `getGaussianKernel` uses for an odd size <= 9 and sigma <= 0.
     static let fixedKernels: [Int: [Float]] = [
         3: [0.25, 0.5, 0.25],
@@ -25,10 +24,10 @@ enum BoxBlur {
     ]
 
     /// A mask rectangle in pixels: rows `y0..<y1`, columns `x0..<x1` (numpy's slice, empty when reversed).
-    struct Rect: Equatable { var x0, y0, x1, y1: Int }
+    public struct Rect: Equatable, Sendable { public var x0, y0, x1, y1: Int }
 
     /// The mask rectangles and the kernel size img2dataset derives from `boxes` on a `width` x `height` image.
-    static func plan(_ boxes: [[Double]], width: Int, height: Int) -> (rects: [Rect], kernel: Int) {
+    public static func plan(_ boxes: [[Double]], width: Int, height: Int) -> (rects: [Rect], kernel: Int) {
         var rects: [Rect] = []
         var maxDiagonal = 0
         // Python's int(): truncation toward zero (a value past Int's range is clamped, not trapped on).
@@ -76,7 +75,7 @@ enum BoxBlur {
     }
 
     /// `bitmap` (8-bit grey or RGB, no alpha) with `boxes` blurred; the same bitmap when no box covers a pixel.
-    static func blurred(_ bitmap: Bitmap, boxes: [[Double]]) -> Bitmap {
+    public static func blurred(_ bitmap: Bitmap, boxes: [[Double]]) -> Bitmap {
         let (w, h) = (bitmap.width, bitmap.height)
         guard !bitmap.format.hasAlpha, w > 0, h > 0 else { return bitmap }
         let (rects, k) = plan(boxes, width: w, height: h)
@@ -95,46 +94,59 @@ enum BoxBlur {
         let rows = hi - lo + 1
         var horizontal = [Float](repeating: 0, count: rows * regionWidth * ch)
         var horizontalMask = [Float](repeating: 0, count: rows * regionWidth)
-        let columns = (rx0..<rx1).map { x in (-r...r).map { reflect(x + $0, w) } }
+        let taps = k
+        // Each region column's source columns (mirrored at the borders), flat: column cx's taps at cx * taps.
+        var columnTaps = [Int](repeating: 0, count: regionWidth * taps)
+        for cx in 0..<regionWidth { for t in 0..<taps { columnTaps[cx * taps + t] = reflect(rx0 + cx + t - r, w) } }
         var pixels = [UInt8](repeating: 0, count: w * h * ch)
         bitmap.withUnsafeBytes { src in
             for y in 0..<h { for x in 0..<(w * ch) { pixels[y * w * ch + x] = src[y * bitmap.bytesPerRow + x] } }
         }
         var rowMask = [Float](repeating: 0, count: w)
         var rowValues = [Float](repeating: 0, count: w * ch)
-        for y in lo...hi {
-            for x in 0..<w { rowMask[x] = 0 }
-            for rect in rects where y >= rect.y0 && y < rect.y1 { for x in rect.x0..<rect.x1 { rowMask[x] = 1 } }
-            for i in 0..<(w * ch) { rowValues[i] = Float(pixels[y * w * ch + i]) / 255 }
-            let base = (y - lo) * regionWidth
-            for (cx, taps) in columns.enumerated() {
-                var m: Float = 0
-                for (t, sx) in taps.enumerated() { m += kernel[t] * rowMask[sx] }
-                horizontalMask[base + cx] = m
-                for c in 0..<ch {
-                    var v: Float = 0
-                    for (t, sx) in taps.enumerated() { v += kernel[t] * rowValues[sx * ch + c] }
-                    horizontal[(base + cx) * ch + c] = v
+        kernel.withUnsafeBufferPointer { kernel in
+        columnTaps.withUnsafeBufferPointer { columnTaps in
+        horizontal.withUnsafeMutableBufferPointer { horizontal in
+        horizontalMask.withUnsafeMutableBufferPointer { horizontalMask in
+        pixels.withUnsafeMutableBufferPointer { pixels in
+        rowMask.withUnsafeMutableBufferPointer { rowMask in
+        rowValues.withUnsafeMutableBufferPointer { rowValues in
+            for y in lo...hi {
+                for x in 0..<w { rowMask[x] = 0 }
+                for rect in rects where y >= rect.y0 && y < rect.y1 { for x in rect.x0..<rect.x1 { rowMask[x] = 1 } }
+                for i in 0..<(w * ch) { rowValues[i] = Float(pixels[y * w * ch + i]) / 255 }
+                let base = (y - lo) * regionWidth
+                for cx in 0..<regionWidth {
+                    let from = cx * taps
+                    var m: Float = 0
+                    for t in 0..<taps { m += kernel[t] * rowMask[columnTaps[from + t]] }
+                    horizontalMask[base + cx] = m
+                    for c in 0..<ch {
+                        var v: Float = 0
+                        for t in 0..<taps { v += kernel[t] * rowValues[columnTaps[from + t] * ch + c] }
+                        horizontal[(base + cx) * ch + c] = v
+                    }
                 }
             }
-        }
-        // Vertical pass and the mix, over the region only.
-        for y in ry0..<ry1 {
-            let taps = (-r...r).map { reflect(y + $0, h) - lo }
-            for cx in 0..<regionWidth {
-                var m: Float = 0
-                for (t, sy) in taps.enumerated() { m += kernel[t] * horizontalMask[sy * regionWidth + cx] }
-                guard m != 0 else { continue }
-                let at = (y * w + rx0 + cx) * ch
-                for c in 0..<ch {
-                    var b: Float = 0
-                    for (t, sy) in taps.enumerated() { b += kernel[t] * horizontal[(sy * regionWidth + cx) * ch + c] }
-                    let original = Float(pixels[at + c]) / 255
-                    let mixed = (original * (1 - m) + b * m) * 255
-                    pixels[at + c] = UInt8(max(0, min(255, mixed.rounded(.towardZero))))
+            // Vertical pass and the mix, over the region only.
+            var rowTaps = [Int](repeating: 0, count: taps)
+            for y in ry0..<ry1 {
+                for t in 0..<taps { rowTaps[t] = reflect(y + t - r, h) - lo }
+                for cx in 0..<regionWidth {
+                    var m: Float = 0
+                    for t in 0..<taps { m += kernel[t] * horizontalMask[rowTaps[t] * regionWidth + cx] }
+                    guard m != 0 else { continue }
+                    let at = (y * w + rx0 + cx) * ch
+                    for c in 0..<ch {
+                        var b: Float = 0
+                        for t in 0..<taps { b += kernel[t] * horizontal[(rowTaps[t] * regionWidth + cx) * ch + c] }
+                        let original = Float(pixels[at + c]) / 255
+                        let mixed = (original * (1 - m) + b * m) * 255
+                        pixels[at + c] = UInt8(max(0, min(255, mixed.rounded(.towardZero))))
+                    }
                 }
             }
-        }
+        }}}}}}}
         return Bitmap(width: w, height: h, format: bitmap.format, pixels: pixels)
     }
 }
