@@ -129,4 +129,15 @@ import Testing
     @Test func dataCompsOwnOptionsBlurAsImg2datasetDoes() async throws {
         _ = try await run(format: "jpg")
     }
+
+    /// A box column on a plain list of URLs, or under a name the dataset keeps for itself, is refused by name
+    /// (img2dataset would fail on the first row instead).
+    @Test func aBoxColumnWhereNoneCanBeIsRefused() async throws {
+        let work = try TempDirectory(prefix: "dataset-blur-refused")
+        let list = try work.write(Array("http://127.0.0.1:9/a.jpg\n".utf8), to: "list.txt")
+        let txt = try await DatasetCLI.run(["--url-list", list, "--output-folder", work.file("a"), "--bbox-col", "face_bboxes"])
+        #expect(txt.exitCode != 0 && txt.stderrText.contains("--bbox-col face_bboxes needs an input with columns"), "\(txt.stderrText)")
+        let reserved = try await DatasetCLI.run(["--url-list", list, "--input-format", "csv", "--output-folder", work.file("b"), "--bbox-col", "status"])
+        #expect(reserved.exitCode != 0 && reserved.stderrText.contains("--bbox-col status: that name is reserved"), "\(reserved.stderrText)")
+    }
 }
