@@ -2,6 +2,7 @@ import Foundation
 import DatasetFormats
 import GalleryImaging
 import GallerySync
+import GallerySystem
 
 /// The indexes trainers read next to a webdataset's shards, rewritten whenever a shard finishes (and once
 /// at the end of a run, so a resumed or `--retry-failed` run leaves them whole):
@@ -24,7 +25,8 @@ final class ShardIndexes: Sendable {
         var samples: Int
         var fileSize: Int
         var md5: String
-        var modified: Date
+        /// The tar's modification time (seconds, nanoseconds).
+        var modified: [Int]
     }
 
     init(folder: String, sink: any DatasetSink) {
@@ -43,9 +45,8 @@ final class ShardIndexes: Sendable {
                 var entries: [(tar: String, entry: Entry)] = []
                 for name in names where name.hasSuffix(".tar") && done.contains(String(name.dropLast(4))) {
                     let path = folder + "/" + name
-                    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                          let size = (attributes[.size] as? NSNumber)?.intValue,
-                          let modified = attributes[.modificationDate] as? Date else { continue }
+                    guard let status = Syscall.regularFileStatus(path) else { continue }
+                    let size = Int(status.st_size), modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
                     if let entry = known[name], entry.fileSize == size, entry.modified == modified, finished.map({ $0 + ".tar" != name }) ?? true {
                         entries.append((name, entry))
                         continue
@@ -95,7 +96,7 @@ final class ShardIndexes: Sendable {
     }
 
     /// The tar's samples, MD5 and wds2idx index (nil when it holds no file), read from its headers.
-    static func read(_ path: String, size: Int, modified: Date) -> (Entry, String?)? {
+    static func read(_ path: String, size: Int, modified: [Int]) -> (Entry, String?)? {
         guard let file = try? MappedFile(path: path) else { return nil }
         return file.withUnsafeBytes { raw -> (Entry, String?)? in
             guard let members = TarMembers.list(raw) else { return nil }
