@@ -18,6 +18,9 @@ public protocol DatasetStoreSink: DatasetSink {
     func close()
     /// A local folder the run may keep its temporary files in (large downloaded bodies: see ``RowSpool``).
     var scratchFolder: String { get }
+    /// The dataset's folder on this machine, where earlier runs' shards are read back from (`--retry-failed`, a
+    /// stopped run's partial shards, the trainers' indexes); nil for a store elsewhere.
+    var localFolder: String? { get }
 }
 
 extension LocalFolderSink: DatasetStoreSink {
@@ -28,6 +31,7 @@ extension LocalFolderSink: DatasetStoreSink {
     public func close() {}
     /// Inside the dataset's folder, so the bodies are on its disk (removed when the run ends).
     public var scratchFolder: String { folder + "/" + RowSpool.folderName }
+    public var localFolder: String? { folder }
 }
 
 extension GalleryStores {

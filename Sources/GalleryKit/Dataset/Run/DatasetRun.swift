@@ -41,7 +41,7 @@ public struct DatasetSummary: Sendable, Equatable {
 /// checked and resized with its codecs, and each shard written by `DatasetShardWriter` in img2dataset's layout.
 public final class DatasetRun: Sendable {
     public let options: DatasetOptions
-    let sink: any DatasetSink
+    let sink: any DatasetStoreSink
     let engine: TransferEngine
     /// The batch runner the shards and rows run through: its pool, its stop.
     let runner: BatchRunner
@@ -54,7 +54,7 @@ public final class DatasetRun: Sendable {
     let indexes = Locked<ShardIndexes?>(nil)
 
     /// A run writing into `sink`; `observers` hear the engine's transfers (bytes, for progress).
-    public convenience init(options: DatasetOptions, sink: any DatasetSink, observers: [any TransferObserver] = []) throws(DatasetError) {
+    public convenience init(options: DatasetOptions, sink: any DatasetStoreSink, observers: [any TransferObserver] = []) throws(DatasetError) {
         try self.init(options: options, observers: observers) { _ throws(DatasetError) in sink }
     }
 
@@ -70,7 +70,7 @@ public final class DatasetRun: Sendable {
     }
 
     init(options: DatasetOptions, observers: [any TransferObserver], store: GalleryStoreOptions? = nil,
-         sink makeSink: (TransferEngine) throws(DatasetError) -> any DatasetSink) throws(DatasetError) {
+         sink makeSink: (TransferEngine) throws(DatasetError) -> any DatasetStoreSink) throws(DatasetError) {
         try options.validate()
         self.options = options
         var configuration = Self.transferConfiguration(options, observers: observers)
@@ -82,9 +82,7 @@ public final class DatasetRun: Sendable {
             throw error
         }
         if let limit = options.bodyMemoryLimit {
-            let base = (sink as? any DatasetStoreSink)?.scratchFolder
-                ?? NSTemporaryDirectory() + "/fetch-gallery-" + RowSpool.folderName.dropFirst()
-            do { spool = try RowSpool(base: base, memoryLimit: limit) } catch {
+            do { spool = try RowSpool(base: sink.scratchFolder, memoryLimit: limit) } catch {
                 engine.shutdown()
                 throw error
             }
@@ -98,7 +96,7 @@ public final class DatasetRun: Sendable {
     }
 
     /// The output folder on this machine (nil for a store): where earlier runs' shards are read back from.
-    var localFolder: String? { (sink as? LocalFolderSink)?.folder }
+    var localFolder: String? { sink.localFolder }
 
     /// Whether a stop closes a started shard with the rows that finished, for the next run to complete: a local
     /// folder in a format whose shards are read back (webdataset, files); otherwise the shard is redone whole.
@@ -107,10 +105,10 @@ public final class DatasetRun: Sendable {
     }
 
     /// What the store did, for the command's last line (nil for a folder).
-    public var storeActivity: String? { (sink as? any DatasetStoreSink)?.activity }
+    public var storeActivity: String? { sink.activity }
 
     deinit {
-        (sink as? any DatasetStoreSink)?.close()
+        sink.close()
         engine.shutdown()
         spool?.close()
     }
@@ -139,8 +137,7 @@ public final class DatasetRun: Sendable {
     /// unreadable input or a missing column (after the shards already started are finished and written).
     public func run(observer: (any DatasetRunObserver)? = nil) async throws(DatasetError) -> DatasetSummary {
         let files = try options.inputFormat.inputFiles(at: options.urlList)
-        let store = sink as? any DatasetStoreSink
-        do throws(GalleryStoreError) { try await store?.prepare() } catch { throw .store(error) }
+        do throws(GalleryStoreError) { try await sink.prepare() } catch { throw .store(error) }
         let (done, firstShard) = try prepareOutput()
         // --retry-failed reads the shards it rewrites back from the folder.
         if options.retryFailed {
@@ -177,10 +174,8 @@ public final class DatasetRun: Sendable {
             return nil
         }
         // A store's uploads finish after their shards: a shard whose file could not be stored has no stats there.
-        if let store {
-            let failures = await store.finish()
-            summary.withLock { $0.failedShards += failures }
-        }
+        let failures = await sink.finish()
+        summary.withLock { $0.failedShards += failures }
         if let problem = shardIndexes?.update() { summary.withLock { $0.failedShards.append(problem) } }
         if let stop { throw stop }
         return summary.withLock { s in

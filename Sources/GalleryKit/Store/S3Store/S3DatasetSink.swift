@@ -26,6 +26,8 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
     public let spoolFolder: String
     /// Beside the shard files' spool, in the work folder.
     public var scratchFolder: String { spoolFolder + "/rows" }
+    /// In a bucket: nothing is read back from a local folder.
+    public var localFolder: String? { nil }
     let slots: UploadSlots
     private let ownedEngine: TransferEngine?
 
