@@ -110,6 +110,8 @@ public final class DatasetRun: Sendable {
         config.retry.maxAttempts = options.retries + 1
         config.requestsPerSecondPerHost = nil
         config.maxBodyBytes = 64 << 20
+        config.resolver = options.resolver
+        config.allowsLinkLocal = options.allowsLinkLocal
         config.observers = observers
         return config
     }
