@@ -20,9 +20,13 @@ struct DNSOptions: ParsableArguments {
 
     /// The command's resolver. A resolver given with --dns-server is checked now (a dead or mistyped one
     /// stops the command before any download, exit status 3); the system's is checked when a name first
-    /// goes unanswered, and the command stops then if it never answers at all.
-    func resolver() async throws -> ForwardingResolver {
+    /// goes unanswered, and the command stops then if it never answers at all. nil when no server is given
+    /// and /etc/resolv.conf names none.
+    func resolver() async throws -> ForwardingResolver? {
         let given = dnsServers.isEmpty ? nil : dnsServers.compactMap(DNSServer.init)
+        // A machine without a usable /etc/resolv.conf (a bare container) still runs: libcurl resolves then,
+        // as before, per transfer.
+        if given == nil, (try? DNSServer.system()) == nil { return nil }
         let resolver: ForwardingResolver
         do {
             resolver = try ForwardingResolver(servers: given, onUnreachable: { error in
