@@ -139,6 +139,19 @@ import Testing
         }
     }
 
+    @Test func anIPv6AddressThatDoesNotAnswerFallsBackToIPv4() async throws {
+        let server = try FaultServer()  // listens on 127.0.0.1 only: ::1 refuses (or is absent)
+        server.route("/a.jpg") { _, _ in .file(Kit.jpeg(3000)) }
+        let dns = try TestDNSServer()
+        dns.set("dual.test", .address(v4: ["127.0.0.1"], v6: ["::1"], ttl: 60))
+        let (engine, _) = try Self.engine(dns)
+        let start = Date()
+        let response = try await engine.request("http://dual.test:\(server.port)/a.jpg").validate().response()
+        #expect(response.body.count == 3000)
+        #expect(response.metrics.lastAttempt.primaryIP == "127.0.0.1")
+        #expect(Date().timeIntervalSince(start) < 3, "happy eyeballs, not a connect timeout")
+    }
+
     @Test func aCNAMEChainEndsAtItsAddressesWithTheSmallestTTL() async throws {
         let dns = try TestDNSServer()
         dns.set("a.test", .alias("b.test", ttl: 900))
