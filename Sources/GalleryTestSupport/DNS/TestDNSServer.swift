@@ -36,15 +36,15 @@ public final class TestDNSServer: Sendable {
         case delayed(Double, then: Behaviour)
         /// Answers the first `count` questions for this name and type `.silent`, then as `then`.
         case silentFirst(Int, then: Behaviour)
-        /// A UDP answer with the TC bit and no records; `then` over TCP is not served (the resolver under
-        /// test must then fail or fall back).
-        case truncated
+        /// Over UDP, an answer with the TC bit and no records; over TCP (on the same port), `then`.
+        case truncatedOverUDP(then: Behaviour)
     }
 
     private struct State {
         var scripts: [String: Behaviour] = [:]
         var questions: [String: Int] = [:]
         var dropped = 0
+        var tcpQuestions = 0
         var answered = 0
         var window: (start: Double, count: Int) = (0, 0)
         var answersPerSecond: Int?
@@ -53,6 +53,7 @@ public final class TestDNSServer: Sendable {
     }
 
     private let fd: Int32
+    private let tcp: Int32?
     /// "127.0.0.1:PORT", as `--dns-server` takes it.
     public let address: String
     public let port: UInt16
@@ -77,8 +78,11 @@ public final class TestDNSServer: Sendable {
         }
         self.fd = fd
         address = "\(host):\(port)"
+        // TCP on the same port (for truncated answers), where the address allows.
+        tcp = host == "127.0.0.1" ? try? Socket.listenOnLoopback(port: port).fd : nil
         let state = state
         NamedThread.start("test-dns") { Self.serve(fd: fd, state: state) }
+        if let tcp { NamedThread.start("test-dns-tcp") { Self.serveTCP(fd: tcp, state: state) } }
     }
 
     deinit { stop() }
@@ -89,7 +93,14 @@ public final class TestDNSServer: Sendable {
             defer { s.stopped = true }
             return !s.stopped
         }
-        if first { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+        if first {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+            if let tcp {
+                shutdown(tcp, Int32(SHUT_RDWR))
+                close(tcp)
+            }
+        }
     }
 
     public func set(_ name: String, _ behaviour: Behaviour) {
@@ -109,6 +120,8 @@ public final class TestDNSServer: Sendable {
 
     /// Every question received, all names and types.
     public var totalQuestions: Int { state.withLock { $0.questions.values.reduce(0, +) } }
+    /// Questions received over TCP.
+    public var tcpQuestions: Int { state.withLock { $0.tcpQuestions } }
     /// Questions dropped by the rate limit.
     public var dropped: Int { state.withLock { $0.dropped } }
     /// The most questions answered within one window.
@@ -147,6 +160,30 @@ public final class TestDNSServer: Sendable {
             }
             guard !drop, let behaviour else { continue }
             answer(query, behaviour, seen: seen, fd: fd, to: from, state: state)
+        }
+    }
+
+    /// One question per connection, length-prefixed (RFC 1035 §4.2.2); a truncated-over-UDP name answers
+    /// in full here.
+    private static func serveTCP(fd: Int32, state: Locked<State>) {
+        while let connection = try? Socket.accept(fd) {
+            var bytes: [UInt8] = []
+            while bytes.count < 2 || bytes.count < 2 + (Int(bytes[0]) << 8 | Int(bytes[1])) {
+                let more = Socket.receive(connection)
+                if more.isEmpty { break }
+                bytes += more
+            }
+            if bytes.count > 2, let query = TestDNSWire.Query(Array(bytes.dropFirst(2))) {
+                let (behaviour, scripts) = state.withLock { s in
+                    s.tcpQuestions += 1
+                    return (s.scripts[query.name] ?? .nameError(negativeTTL: 300), s.scripts)
+                }
+                var served = behaviour
+                if case .truncatedOverUDP(let then) = behaviour { served = then }
+                let reply = TestDNSWire.response(to: query, served, scripts: scripts)
+                _ = Socket.sendAll(connection, ([UInt8(reply.count >> 8), UInt8(reply.count & 0xFF)] + reply)[...])
+            }
+            close(connection)
         }
     }
 

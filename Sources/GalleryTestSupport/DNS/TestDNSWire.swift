@@ -65,7 +65,7 @@ enum TestDNSWire {
                 break loop
             case .serverFailure: rcode = 2; break loop
             case .refused: rcode = 5; break loop
-            case .truncated: truncated = true; break loop
+            case .truncatedOverUDP: truncated = true; break loop
             case .silent, .silentFirst, .delayed: rcode = 2; break loop  // only at the top level
             }
         }

@@ -152,6 +152,15 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 3, "happy eyeballs, not a connect timeout")
     }
 
+    @Test func aTruncatedAnswerIsAskedAgainOverTCP() async throws {
+        let dns = try TestDNSServer()
+        dns.set("big.test", .truncatedOverUDP(then: .address(v4: ["127.0.0.9", "127.0.0.10"], ttl: 60)))
+        let (_, resolver) = try Self.engine(dns)
+        let found = try await resolver.resolve("big.test").get()
+        #expect(found.ipv4 == ["127.0.0.9", "127.0.0.10"])
+        #expect(dns.questions("big.test", .a) == 1 && dns.tcpQuestions == 2, "A and AAAA once each over UDP, then TCP")
+    }
+
     @Test func aCNAMEChainEndsAtItsAddressesWithTheSmallestTTL() async throws {
         let dns = try TestDNSServer()
         dns.set("a.test", .alias("b.test", ttl: 900))
