@@ -9,7 +9,7 @@ import Glibc
 /// (`fg-dns`) that polls the sockets: at most `maxInFlight` questions outstanding, at the pace of an AIMD
 /// ``QueryRate``, each tried up to `tryTimeouts.count` times (the n-th try to the n-th server, round robin)
 /// before it ends `.timedOut`. An answer to any earlier try of a question is accepted. An answer counts only
-/// when it comes from the server asked, with the question's 16-bit random id, name and type (RFC 5452);
+/// when it comes from one of the servers, with the question's 16-bit random id, name and type (RFC 5452);
 /// a truncated one is asked again over TCP (RFC 7766). One UDP socket per address family, so the source
 /// port is fixed for the exchange's life: fine for a resolver on this machine or a trusted network, weaker
 /// against off-path spoofing than a port per question.

@@ -37,8 +37,9 @@ struct QueryRate {
     private var lastCut: UInt64 = 0
     /// Questions a second added each second after a loss.
     private var growth: Double
-    /// When the answers of the last second came (a ring bounded by the rate).
+    /// When the answers of the last second came, from `answerHead` on (compacted as it advances).
     private var answerTimes: [UInt64] = []
+    private var answerHead = 0
     private(set) var decreases = 0
 
     init(initial: Double = 50, minimum: Double = 5, maximum: Double = 20_000, increasePerSecond: Double = 20) {
@@ -92,8 +93,12 @@ struct QueryRate {
 
     /// Answers in the last second, for the rate the resolver actually sustains.
     private mutating func answeredLastSecond(_ now: UInt64) -> Double {
-        while let first = answerTimes.first, now - first > 1_000_000_000 { answerTimes.removeFirst() }
-        return Double(answerTimes.count)
+        while answerHead < answerTimes.count, now - answerTimes[answerHead] > 1_000_000_000 { answerHead += 1 }
+        if answerHead > 4096, answerHead * 2 > answerTimes.count {
+            answerTimes.removeFirst(answerHead)
+            answerHead = 0
+        }
+        return Double(answerTimes.count - answerHead)
     }
 
     /// Cuts as soon as a quarter second holds at least 2 losses and 5% of the questions (so a burst past
