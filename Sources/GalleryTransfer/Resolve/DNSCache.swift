@@ -35,11 +35,12 @@ public struct DNSCachePolicy: Sendable {
     }
 }
 
-/// A bounded LRU of outcomes by (name, type). About 200 bytes a question: the dictionary slot (key,
-/// outcome, expiry, last use: ~56 bytes, ~75 with the table's slack), the address array (32 bytes plus 16
-/// an address; IPv4 text fits Swift's inline strings) and the name when longer than 15 bytes (32 + its
-/// length). 200,000 questions (the default) are about 40 MB at most. Eviction drops the oldest eighth at
-/// once, so inserting stays O(log n) amortised; a name evicted is simply asked again.
+/// A bounded LRU of outcomes by (name, type): the dictionary slot (key, outcome, expiry, last use, with
+/// the table's slack), the address array (32 bytes plus 16 an address; IPv4 text fits Swift's inline
+/// strings) and the name when longer than 15 bytes. Measured (RSS over 100,000 entries of one IPv4
+/// address): 216 bytes an entry with a short name, 314 with a 40-byte one; 200,000 entries (the default)
+/// are so 45-65 MB at most. Eviction drops the oldest eighth at once, so inserting stays O(log n)
+/// amortised; a name evicted is simply asked again.
 struct DNSCache {
     struct Key: Hashable {
         var name: String
