@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import GalleryTestSupport
 import Testing
 @testable import GalleryTransfer
@@ -89,6 +90,29 @@ import Testing
         do { _ = try await resolver.probe() } catch {
             #expect(error.description.contains("the DNS resolver \(address) did not answer"))
         }
+    }
+
+    @Test func aResolverThatNeverAnsweredIsReportedOnceWhileOneThatAnswersIsNot() async throws {
+        let dead = try TestDNSServer()
+        let address = dead.address
+        dead.stop()
+        var pacing = DNSPacing()
+        pacing.tryTimeouts = [0.3, 0.3, 0.3]
+        let reports = Locked<[String]>([])
+        let resolver = try ForwardingResolver(servers: [DNSServer(address)!], pacing: pacing,
+                                              onUnreachable: { error in reports.withLock { $0.append(error.description) } })
+        for name in ["a.test", "b.test"] { _ = await resolver.resolve(name) }
+        try await Task.sleep(nanoseconds: 4_500_000_000)  // the probe: 3 tries of 1 s
+        #expect(reports.withLock { $0 } == ["the DNS resolver \(address) did not answer (3 tries in 3 s): check --dns-server or /etc/resolv.conf"])
+
+        let alive = try TestDNSServer()
+        alive.set("slow.test", .silent)
+        let quiet = Locked<[String]>([])
+        let answering = try ForwardingResolver(servers: [DNSServer(alive.address)!], pacing: pacing,
+                                               onUnreachable: { error in quiet.withLock { $0.append(error.description) } })
+        _ = await answering.resolve("slow.test")  // silent name, but the server answers the probe
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(quiet.withLock { $0 }.isEmpty)
     }
 
     @Test func aRedirectToANameOnlyTheTestResolverKnowsIsFollowed() async throws {
