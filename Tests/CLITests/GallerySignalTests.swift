@@ -33,10 +33,16 @@ import Testing
     @Test(.disabled(if: Sanitizer.active,
                    "under a sanitizer: its 20 s wait for the trickle and 5 s stop bound are wall-clock; sanitized binaries on a loaded machine miss them"))
     func sigintWritesTheGalleryAndExits130() async throws {
-        try await DedicatedTaskExecutor.offPool { try await Self.sigintOnce() }
+        try await DedicatedTaskExecutor.offPool { try await Self.stopOnce(SIGINT, status: 130) }
     }
 
-    static func sigintOnce() async throws {
+    /// SIGTERM (a scheduler ending the job) stops the run the same way, with status 143.
+    @Test(.disabled(if: Sanitizer.active, "under a sanitizer: wall-clock bounds, as above"))
+    func sigtermWritesTheGalleryAndExits143() async throws {
+        try await DedicatedTaskExecutor.offPool { try await Self.stopOnce(SIGTERM, status: 143) }
+    }
+
+    static func stopOnce(_ signal: Int32, status: Int32) async throws {
         let api = try Self.trickleAPI()
         let dir = try TempDirectory()
         let out = dir.file("g")
@@ -45,10 +51,10 @@ import Testing
         // The quick photos are done long before the slow ones have sent 20 kB.
         try await GalleryCLIKit.waitFor(5) { FileManager.default.fileExists(atPath: out + "/thumbs/64") }
         let sentAt = Date()
-        runner.send(SIGINT)
+        runner.send(signal)
         let result = runner.wait(timeout: 20)
         let took = Date().timeIntervalSince(sentAt)
-        #expect(result.exitCode == 130, "stderr: \(result.stderrText)")
+        #expect(result.exitCode == status, "stderr: \(result.stderrText)")
         #expect(took < 5, "stopping took \(took) s")
         let photos = try GalleryCLIKit.manifestPhotos(out)
         let ok = photos.filter { $0["status"] as? String == "ok" }.compactMap { $0["id"] as? Int }

@@ -98,6 +98,18 @@ public final class DatasetShardWriter {
         try writeFile("\(shardName)_stats.json", Array(SampleEncoding.stats(stats).utf8))
     }
 
+    /// Closes the shard's files with the `rows` samples written so far, then writes `NNNNN_partial.json`, last:
+    /// a run stopped on purpose (Ctrl-C, SIGTERM) leaves a shard the next run completes, fetching only the
+    /// rows it does not hold. The shard is not done (no stats file): every reader of finished shards skips it.
+    public func finishPartial(rows: Int) throws(DatasetFormatError) {
+        guard !finished else { throw .closed(file: "\(shardName)_partial.json") }
+        finished = true
+        try tar?.close()
+        try tfrecord?.close()
+        try metadata.close()
+        try writeFile(Self.partialName(shardName), Array("{\"count\": \(rows)}".utf8))
+    }
+
     private func writeFile(_ name: String, _ bytes: [UInt8]) throws(DatasetFormatError) {
         let handle = try sink.create(name)
         try handle.write(bytes)

@@ -39,8 +39,10 @@ public struct GalleryRunSummary: Sendable {
     public var bytesDownloaded: Int64 = 0
     /// Thumbnails written this run.
     public var thumbnailsMade = 0
-    /// The run stopped early (Ctrl-C).
+    /// The run stopped early (Ctrl-C, SIGTERM, or `requestStop`).
     public var interrupted = false
+    /// The signal that stopped it (nil when it ran to its end, ``BatchRunner/stopWithoutSignal`` for a stop by code).
+    public var stopSignal: Int32?
     /// Nothing could be read from the source at all (the first page failed, or the list was unusable).
     public var sourceError: String?
     /// The source stopped before its end (its service's rate-limit budget is spent): what it said.

@@ -6,12 +6,12 @@ extension GalleryRun {
     /// downloads end as `.cancelled`, partials kept for the next run).
     func runPhotos(from source: any PhotoSource, in workspace: RunWorkspace) async {
         let (photos, feed) = AsyncStream<QueuedPhoto>.makeStream()
-        // An unstructured task, kept where requestStop() can cancel it.
-        // A discarding group: a plain task group keeps every finished child until its result is
-        // consumed, which held ~30 KB per photo to the end of the run (288 MB at 8,000 photos).
-        // Run on the pool's threads (see WorkerPool's TaskExecutor): a photo's steps between its download and
-        // its imaging need no hop through Swift's pool, whose threads would be woken for each.
-        let running = Task(executorPreference: pool) {
+        let checkpoints = workspace.checkpoints(to: store)
+        // The runner's one task (a stop cancels it, and with it the feed and every photo task), on the pool's
+        // threads: a photo's steps between its download and its imaging need no hop through Swift's pool.
+        // A discarding group: a plain task group keeps every finished child until its result is consumed,
+        // which held ~30 KB per photo to the end of the run (288 MB at 8,000 photos).
+        await runner.run {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.feed(from: source, into: feed, journal: workspace.journal) }
                 for await photo in photos {
@@ -22,12 +22,6 @@ extension GalleryRun {
                 }
             }
         }
-        work.withLock { $0 = running }
-        let checkpoints = workspace.checkpoints(to: store)
-        // A stop that came before the task was recorded found nothing to cancel.
-        if isStopping { running.cancel() }
-        await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
-        work.withLock { $0 = nil }
         checkpoints?.cancel()
     }
 

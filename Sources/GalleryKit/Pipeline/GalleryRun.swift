@@ -12,14 +12,12 @@ public final class GalleryRun: Sendable {
     /// What the run does.
     public let job: GalleryJob
     let engine: TransferEngine
-    let pool: WorkerPool
+    /// The batch runner the photos run through: its pool, its stop.
+    let runner: BatchRunner
+    var pool: WorkerPool { runner.pool }
     let cache: ImageCache
     let observers: [any GalleryObserver]
     let permits: AsyncPermits
-    private let stopping = Atomic<Bool>(false)
-    /// The photo work of the running ``run()``, so that a stop can cancel the downloads under way
-    /// even after the feed has handed on its last photo.
-    let work = Locked<Task<Void, Never>?>(nil)
     let summary = Locked(GalleryRunSummary())
     /// The class of the address the API's listing pages came from (the most public one seen).
     let apiAddressClass = Locked<AddressClass?>(nil)
@@ -52,8 +50,11 @@ public final class GalleryRun: Sendable {
         self.cache = cache
         self.observers = observers
         listing = job.photoSource
-        pool = WorkerPool(threads: job.workers)
-        permits = AsyncPermits(job.lookahead)
+        runner = BatchRunner(threads: job.workers)
+        let permits = AsyncPermits(job.lookahead)
+        self.permits = permits
+        // A stop closes the feed's permits: no photo waiting for one is handed on.
+        runner.onStop { Task { await permits.close() } }
         var settings = SourceClient.Settings(userAgent: job.userAgent)
         settings.maxWait = job.rateLimitWait
         settings.maxBodyBytes = job.maxPageBytes
@@ -66,19 +67,15 @@ public final class GalleryRun: Sendable {
         })
     }
 
-    deinit { pool.shutdown() }
-
     /// Stops starting new work: no more pages or photos; running downloads are cancelled with their
-    /// partial files kept for the next run. ``run()`` then writes the gallery for what is done.
-    public func requestStop() {
-        guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        let permits = self.permits
-        Task { await permits.close() }
-        work.withLock { $0?.cancel() }
+    /// partial files kept for the next run. ``run()`` then writes the gallery for what is done. `signal`
+    /// (SIGINT, SIGTERM) is kept for the exit status (``GalleryRunSummary/runFailure``).
+    public func requestStop(signal: Int32 = BatchRunner.stopWithoutSignal) {
+        runner.requestStop(signal: signal)
     }
 
-    /// Whether ``requestStop()`` was called.
-    public var isStopping: Bool { stopping.load(ordering: .relaxed) }
+    /// Whether ``requestStop(signal:)`` was called.
+    public var isStopping: Bool { runner.isStopping }
 
     /// Runs the job to its end (or until ``requestStop()``) and writes `index.html`, the photo pages and
     /// `gallery.json` (a shard: its part). Throws only when the gallery folder itself cannot be written.
@@ -92,6 +89,7 @@ public final class GalleryRun: Sendable {
         await runPhotos(from: job.shardedSource, in: workspace)
         let result = summary.withLock { s in
             s.interrupted = isStopping
+            s.stopSignal = runner.stopSignal
             return s
         }
         do {

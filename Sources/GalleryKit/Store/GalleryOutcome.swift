@@ -11,8 +11,15 @@ public enum GalleryOutcome: Int32, Sendable, Hashable, CaseIterable {
     /// The source could not be read at all, or the store refused the keys, is missing, or lacks what
     /// the command reads (the plan).
     case unreadable = 3
-    /// Interrupted (Ctrl-C); what was done is kept and written.
+    /// Interrupted (Ctrl-C, SIGINT); what was done is kept and written.
     case interrupted = 130
+    /// Stopped by SIGTERM (a scheduler ending the job); what was done is kept and written, as for Ctrl-C.
+    case terminated = 143
+
+    /// How a run stopped by `signal` ends (nil or any other signal: ``interrupted``).
+    public static func stopped(by signal: Int32?) -> GalleryOutcome {
+        signal == 15 ? .terminated : .interrupted
+    }
 
     /// The process's exit status.
     public var exitStatus: Int32 { rawValue }
@@ -54,7 +61,7 @@ extension GalleryRunSummary {
     /// How `run` ended: interrupted; the source stopped early, or nothing of it could be read (and no
     /// photo was made); some photos or pages failed; or nil, done.
     public var runFailure: GalleryFailure? {
-        if interrupted { return GalleryFailure(.interrupted) }
+        if interrupted { return GalleryFailure(.stopped(by: stopSignal)) }
         if let sourceStopped {
             return GalleryFailure(.unreadable, "the source stopped early: \(GalleryFailure.oneLine(sourceStopped, limit: 2000))")
         }

@@ -15,6 +15,7 @@ extension DatasetCommand {
             o.columns.verifyHash = (parts[0], parts[1])
         }
         o.outputFolder = outputFolder
+        o.caCertificates = certificates.caCertificates
         guard let format = DatasetOutputFormat(rawValue: outputFormat) else {
             throw ValidationError("--output-format \(outputFormat) is not one of files, webdataset, parquet, tfrecord")
         }
@@ -65,6 +66,9 @@ extension DatasetCommand {
             : OptOutPolicy(tokens: tokens, directives: Set(DatasetArguments.list(disallowedHeaderDirectives)), ignored: ignored)
         o.timeout = timeout
         o.retries = retries
+        o.maxImageBytes = maxImageBytes
+        o.minBytesPerSecond = minSpeed
+        o.deadline = downloadDeadline
         o.jobs = jobs
         o.perHost = perHost
         o.workers = workers

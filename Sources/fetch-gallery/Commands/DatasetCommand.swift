@@ -15,7 +15,8 @@ struct DatasetCommand: AsyncParsableCommand {
             Example: fetch-gallery dataset --url-list urls.csv --input-format csv --url-col url --caption-col text \
             --output-format webdataset --output-folder out --resize-mode keep_ratio
             Exit status: 0 done (rows that failed are in the metadata); 1 a shard could not be written; \
-            2 usage error or a missing column; 3 the URL list could not be read; 130 interrupted.
+            2 usage error or a missing column; 3 the URL list could not be read; 130 interrupted (Ctrl-C), 143 \
+            stopped by SIGTERM: each started shard keeps the rows that finished and the same command completes it.
             """)
 
     @Option(name: .customLong("url-list"), help: "A URL list file, or a folder of them (read in name order).") var urlList: String
@@ -46,6 +47,9 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("user-agent-token"), help: "Appended to the User-Agent; X-Robots-Tag rules for this token apply.") var userAgentToken: String?
     @Option(help: "Seconds to connect, and without a byte arriving, before a download fails.") var timeout: Double = 10
     @Option(help: "Extra attempts after a failed download.") var retries = 0
+    @Option(name: .customLong("max-image-bytes"), help: "A larger download fails (default 64 MiB).") var maxImageBytes: Int64 = 64 << 20
+    @Option(name: .customLong("min-speed"), help: ArgumentHelp("Bytes a second a download must beat over each --timeout window, or it fails as timed out (0: only a download that receives nothing fails).", valueName: "bytes")) var minSpeed = 1024
+    @Option(name: .customLong("download-deadline"), help: ArgumentHelp("Seconds a download may take in all, retries included (default: 60, or 6 x --timeout when larger).", valueName: "seconds")) var downloadDeadline: Double?
 
     @Option(name: .customLong("processes-count"), help: .hidden) var processesCount: Int?
     @Option(name: .customLong("thread-count"), help: .hidden) var threadCount: Int?
@@ -64,6 +68,7 @@ struct DatasetCommand: AsyncParsableCommand {
     @OptionGroup var shard: ShardOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var storage: StoreOptions
+    @OptionGroup var certificates: CertificateOptions
     @OptionGroup var dns: DNSOptions
     @Flag(name: .customLong("allow-private-addresses"), help: ArgumentHelp("""
         Also fetch from link-local addresses (169.254.0.0/16 with cloud metadata services, fe80::/10, \
@@ -92,15 +97,20 @@ struct DatasetCommand: AsyncParsableCommand {
         options.allowsLinkLocal = allowPrivateAddresses
         let renderer = output.renderer
         let report = DatasetReport(renderer: renderer)
-        let interrupts = Interrupts { _ in
-            // Shards without their _stats.json are redone by the next run; nothing else to save.
-            StandardError.line("interrupted: unfinished shards will be redone by the next run")
-            Foundation.exit(130)
-        }
         let summary: DatasetSummary
         var activity: String?
+        var interrupts: Interrupts?
         do {
-            let run = try DatasetRun(options: options, store: storage.options(caCertificates: nil), observers: [report.aggregate])
+            let run = try DatasetRun(options: options, store: storage.options(caCertificates: certificates.caCertificates), observers: [report.aggregate])
+            // The first SIGINT or SIGTERM stops the run through it: shards keep the rows that finished, the command
+            // exits 130 or 143. A second one quits at once.
+            // Weak: the run must end (its deinit removes the download spool) when this scope does, not when the
+            // signal sources let go of their handler.
+            let quiet = output.quiet
+            interrupts = Interrupts { [weak run] signal in
+                if !quiet { StandardError.line("\nStopping: keeping the rows that finished (Ctrl-C again quits at once).") }
+                run?.requestStop(signal: signal)
+            }
             let ticker = ProgressTicker.start { report.tick() }
             defer { ticker.cancel() }
             summary = try await run.run(observer: report)

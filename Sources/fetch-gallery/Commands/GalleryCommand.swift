@@ -20,11 +20,11 @@ struct GalleryCommand: AsyncParsableCommand {
             openverse (--query), unsplash, pexels or flickr (a key in UNSPLASH_ACCESS_KEY, PEXELS_API_KEY or \
             FLICKR_API_KEY); each photo's author, licence and page are recorded and credited.
 
-            Ctrl-C once: stop starting new work, keep partial downloads, write the gallery for what is done. \
+            Ctrl-C (or SIGTERM) once: stop starting new work, keep partial downloads, write the gallery for what is done. \
             Twice: quit at once.
 
             Exit status: 0 all done; 1 some photos or pages failed; 2 usage error; 3 the source could not \
-            be read at all; 130 interrupted.
+            be read at all; 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.
             """
     )
 
@@ -199,9 +199,9 @@ struct GalleryCommand: AsyncParsableCommand {
         if fromPlan { job.source = try await store.planSource() }
         let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report], store: store)
-        let interrupts = Interrupts { _ in
+        let interrupts = Interrupts { signal in
             if !quiet { StandardError.line("\nStopping: writing the gallery for what is done (Ctrl-C again quits at once).") }
-            gallery.requestStop()
+            gallery.requestStop(signal: signal)
         }
 
         let ticker = ProgressTicker.start { report.tick() }

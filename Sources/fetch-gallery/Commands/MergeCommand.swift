@@ -33,6 +33,7 @@ struct MergeCommand: AsyncParsableCommand {
     var quiet = false
 
     @OptionGroup var storage: StoreOptions
+    @OptionGroup var certificates: CertificateOptions
 
     func validate() throws { try format.validate() }
 
@@ -40,7 +41,7 @@ struct MergeCommand: AsyncParsableCommand {
         // A folder merges in place. A store's parts are first fetched into its folder (from a bucket,
         // streamed, the keys under shards/ only), and the index, pages and manifest written there go to
         // it; what the earlier merge wrote and this one did not is deleted once index.html is up.
-        let store = try storage.store(out: out, caCertificates: nil)
+        let store = try storage.store(out: out, caCertificates: certificates.caCertificates)
         var merge = GalleryMerge(folder: store.folder, shards: count)
         merge.startedShards = try await store.fetchParts()
         merge.store = store

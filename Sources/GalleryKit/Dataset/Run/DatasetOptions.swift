@@ -30,8 +30,20 @@ public struct DatasetOptions: Sendable {
     public var allowsLinkLocal = false
     /// `--timeout`: seconds without progress before a download fails (connect, or no byte arriving).
     public var timeout = 10.0
+    /// A PEM file of CA certificates trusted for https instead of the system's (downloads and the store).
+    public var caCertificates: String?
     /// `--retries`: extra attempts after the first (img2dataset's default 0).
     public var retries = 0
+    /// `--max-image-bytes`: a larger body fails (refused from its Content-Length, or cut as it arrives).
+    public var maxImageBytes: Int64 = 64 << 20
+    /// `--min-speed`: a download that receives fewer bytes a second than this over a `--timeout` window fails
+    /// as timed out (a slow drip ends after about one window, not at the deadline); 0 turns it off but for
+    /// nothing arriving at all.
+    public var minBytesPerSecond = 1024
+    /// `--download-deadline`: seconds a download may take in all, retries included; nil: max(60, 6 x `--timeout`).
+    public var deadline: Double?
+    /// The deadline in force.
+    public var effectiveDeadline: Double { deadline ?? max(60, timeout * 6) }
     /// Downloads at once, and per host.
     public var jobs = 64
     public var perHost = 16
@@ -65,6 +77,9 @@ public struct DatasetOptions: Sendable {
         }
         guard timeout > 0 else { throw .invalidOption("--timeout must be positive") }
         guard retries >= 0 else { throw .invalidOption("--retries must be 0 or more") }
+        guard maxImageBytes >= 1 else { throw .invalidOption("--max-image-bytes must be at least 1") }
+        guard minBytesPerSecond >= 0 else { throw .invalidOption("--min-speed must be 0 or more") }
+        if let deadline, !(deadline > 0) { throw .invalidOption("--download-deadline must be positive") }
         guard jobs >= 1, perHost >= 1, workers >= 0 else { throw .invalidOption("--jobs and --per-host must be at least 1") }
         if let shard, !(shard.count >= 1 && (0..<shard.count).contains(shard.index)) {
             throw .invalidOption("--shard K/N needs 0 <= K < N")

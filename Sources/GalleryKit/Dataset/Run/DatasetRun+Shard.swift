@@ -6,10 +6,13 @@ import GallerySync
 extension DatasetRun {
     /// One shard: its rows fetched and processed concurrently, written as they finish (img2dataset writes in
     /// completion order too), then the stats. A shard that cannot be written is reported and left without its
-    /// `_stats.json`, so the next run redoes it.
-    func runShard(_ id: Int, rows: [DatasetRow], schema: DatasetSchema, previous: PreviousShard? = nil,
-                  summary: Locked<DatasetSummary>, observer: (any DatasetRunObserver)?) async {
+    /// `_stats.json`, so the next run redoes it. Rows an earlier run finished (``ShardWork/kept(_:)``) are written
+    /// first, as they are. A stop ends the shard with the rows that finished (``closeStopped(_:)``).
+    func runShard(_ work: ShardWork, schema: DatasetSchema, summary: Locked<DatasetSummary>,
+                  observer: (any DatasetRunObserver)?) async {
+        let id = work.id
         let name = options.shardName(id)
+        observer?.shardStarted(name: name, rows: work.rows.count)
         let start = Date()
         let state: Locked<ShardTally>
         do {
@@ -20,35 +23,17 @@ extension DatasetRun {
             summary.withLock { $0.failedShards.append("\(name): \(error)") }
             return
         }
-        let window = options.jobs + 2 * pool.width
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            for row in rows {
-                if running >= window { await group.next(); running -= 1 }
-                running += 1
-                group.addTask {
-                    let key = self.options.key(shard: id, index: row.index)
-                    let sample: DatasetSample, outcome: RowOutcome
-                    if let kept = previous?.rows[key], kept.status != .failedToDownload {
-                        // --retry-failed: the row as the shard has it, its image bytes unchanged.
-                        var image: [UInt8]?
-                        if kept.status == .success {
-                            do throws(DatasetError) { image = try previous?.image(key) } catch {
-                                state.withLock { $0.counts.failure = $0.counts.failure ?? "\(error)" }
-                                return
-                            }
-                        }
-                        outcome = RowOutcome(status: kept.status, errorMessage: kept.errorMessage)
-                        sample = DatasetSample(key: key, metadata: kept.metadata, image: image, caption: row.caption)
-                    } else {
-                        outcome = await self.work(row)
-                        sample = DatasetSample(key: key, metadata: schema.values(row: row, key: key, outcome: outcome),
-                                               image: outcome.image, caption: row.caption)
-                    }
-                    state.withLock { $0.write(sample, outcome) }
-                    observer?.rowFinished(failed: outcome.status != .success)
-                }
-            }
+        let fetched = writeKeptRows(of: work, into: state, observer: observer)
+        await runner.forEach(window: options.jobs + 2 * pool.width, fetched) { row in
+            let key = self.options.key(shard: id, index: row.index)
+            let outcome = await self.work(row)
+            // After a stop, a row that did not succeed was cut short (its download abandoned): it is not recorded,
+            // and the next run fetches it.
+            if self.runner.isStopping, outcome.status != .success { return }
+            let sample = DatasetSample(key: key, metadata: schema.values(row: row, key: key, outcome: outcome),
+                                       image: outcome.image, caption: row.caption)
+            state.withLock { $0.write(sample, outcome) }
+            observer?.rowFinished(failed: outcome.status != .success)
         }
         let end = Date()
         let tally = state.withLock { $0.counts }
@@ -56,14 +41,18 @@ extension DatasetRun {
             summary.withLock { $0.failedShards.append("\(name): \(failure)") }
             return
         }
-        var stats = ShardStats(count: rows.count, successes: tally.successes, failedToDownload: tally.failedToDownload,
+        if tally.rows < work.rows.count {
+            closeStopped(ShardClose(name: name, state: state, tally: tally, summary: summary))
+            return
+        }
+        var stats = ShardStats(count: work.rows.count, successes: tally.successes, failedToDownload: tally.failedToDownload,
                                failedToResize: tally.failedToResize,
                                startTime: start.timeIntervalSince1970, endTime: end.timeIntervalSince1970,
                                statusDict: tally.statusDict)
         stats.optedOut = tally.optedOut
         // A rewritten shard (--retry-failed) loses its old stats first: killed while its files are renamed into
         // place, it is redone whole by the next run rather than taken for done with files of two runs.
-        if previous != nil { sink.remove("\(name)_stats.json") }
+        if work.previous != nil, !work.keepsFailures { sink.remove("\(name)_stats.json") }
         let finishFailure: String? = state.withLock { tally in
             do { try tally.writer.finish(stats: stats) } catch { return "\(error)" }
             return nil
@@ -72,15 +61,60 @@ extension DatasetRun {
             summary.withLock { $0.failedShards.append("\(name): \(finishFailure)") }
             return
         }
+        // Done: a partial shard this run completed is no longer marked so (the stats file, written last, rules).
+        if work.keepsFailures { sink.remove(DatasetShardWriter.partialName(name)) }
         summary.withLock {
-            $0.rows += rows.count
-            $0.successes += tally.successes
-            $0.failedToDownload += tally.failedToDownload
-            $0.failedToResize += tally.failedToResize
-            $0.optedOut += tally.optedOut
+            $0.add(tally)
             $0.shardsWritten += 1
         }
-        observer?.shardFinished(name: name, count: rows.count, successes: tally.successes)
+        observer?.shardFinished(name: name, count: work.rows.count, successes: tally.successes)
+    }
+
+    /// Writes the rows an earlier run finished (``ShardWork/kept(_:)``) as the shard has them, image bytes
+    /// unchanged, and returns the rows to fetch.
+    private func writeKeptRows(of work: ShardWork, into state: Locked<ShardTally>,
+                               observer: (any DatasetRunObserver)?) -> [DatasetRow] {
+        guard let previous = work.previous else { return work.rows }
+        var fetched: [DatasetRow] = []
+        for row in work.rows {
+            let key = options.key(shard: work.id, index: row.index)
+            guard let kept = work.kept(key) else {
+                fetched.append(row)
+                continue
+            }
+            var image: [UInt8]?
+            if kept.status == .success {
+                do throws(DatasetError) { image = try previous.image(key) } catch {
+                    state.withLock { $0.counts.failure = $0.counts.failure ?? "\(error)" }
+                    continue
+                }
+            }
+            let outcome = RowOutcome(status: kept.status, errorMessage: kept.errorMessage)
+            state.withLock { $0.write(DatasetSample(key: key, metadata: kept.metadata, image: image, caption: row.caption), outcome) }
+            observer?.rowFinished(failed: outcome.status != .success)
+        }
+        return fetched
+    }
+
+    /// A shard a stop cut short: closed with the rows that finished, marked partial, where the next run can read it
+    /// back (``resumesPartialShards``); elsewhere left without stats, to be redone whole.
+    private func closeStopped(_ shard: ShardClose) {
+        guard resumesPartialShards else {
+            shard.summary.withLock { $0.unfinishedShards += 1 }
+            return
+        }
+        let failure: String? = shard.state.withLock { tally in
+            do { try tally.writer.finishPartial(rows: shard.tally.rows) } catch { return "\(error)" }
+            return nil
+        }
+        shard.summary.withLock {
+            if let failure {
+                $0.failedShards.append("\(shard.name): \(failure)")
+            } else {
+                $0.add(shard.tally)
+                $0.partialShards += 1
+            }
+        }
     }
 
     /// One row: img2dataset's order of checks (download, hash to verify, image), its messages. A large body
@@ -158,6 +192,8 @@ struct ShardCounts: Sendable {
     var statusDict: [(status: String, count: Int)] = []
     private var statusIndex: [String: Int] = [:]
     var failure: String?
+    /// The rows written.
+    var rows: Int { successes + failedToDownload + failedToResize + optedOut }
 
     mutating func add(_ outcome: RowOutcome) {
         switch outcome.status {
@@ -171,5 +207,24 @@ struct ShardCounts: Sendable {
             statusIndex[status] = statusDict.count
             statusDict.append((status, 1))
         }
+    }
+}
+
+/// What ``DatasetRun/closeStopped(_:)`` needs of a shard.
+struct ShardClose {
+    let name: String
+    let state: Locked<ShardTally>
+    let tally: ShardCounts
+    let summary: Locked<DatasetSummary>
+}
+
+extension DatasetSummary {
+    /// Counts a shard's written rows in.
+    mutating func add(_ tally: ShardCounts) {
+        rows += tally.rows
+        successes += tally.successes
+        failedToDownload += tally.failedToDownload
+        failedToResize += tally.failedToResize
+        optedOut += tally.optedOut
     }
 }

@@ -29,6 +29,12 @@ public struct DatasetSummary: Sendable, Equatable {
     public var shardsAlreadyDone = 0
     /// Shards that could not be written, with the reason (the run goes on with the others).
     public var failedShards: [String] = []
+    /// Shards a stop closed with the rows that had finished (`NNNNN_partial.json`): the next run fetches the rest.
+    public var partialShards = 0
+    /// Shards a stop left unfinished in a format or place whose shards are not read back: the next run redoes them.
+    public var unfinishedShards = 0
+    /// The signal that stopped the run (``BatchRunner/stopWithoutSignal`` for a stop by code); nil when it ran to its end.
+    public var stopSignal: Int32?
 }
 
 /// `fetch-gallery dataset`: the URL list cut into shards, each row downloaded through the project's engine,
@@ -37,7 +43,9 @@ public final class DatasetRun: Sendable {
     public let options: DatasetOptions
     let sink: any DatasetSink
     let engine: TransferEngine
-    let pool: WorkerPool
+    /// The batch runner the shards and rows run through: its pool, its stop.
+    let runner: BatchRunner
+    var pool: WorkerPool { runner.pool }
     let fetcher: RowFetcher
     let processor: DatasetImageProcessor
     /// Where bodies over ``DatasetOptions/bodyMemoryLimit`` wait for a worker (nil: every body in memory).
@@ -81,10 +89,19 @@ public final class DatasetRun: Sendable {
         } else {
             spool = nil
         }
-        pool = WorkerPool(threads: options.workers > 0 ? options.workers : ProcessInfo.processInfo.activeProcessorCount)
+        runner = BatchRunner(threads: options.workers > 0 ? options.workers : ProcessInfo.processInfo.activeProcessorCount)
         fetcher = RowFetcher(engine: engine, userAgent: RowFetcher.userAgent(token: options.userAgentToken),
                              optOut: options.optOut.map { OptOutGate(policy: $0, engine: engine) })
         processor = DatasetImageProcessor(options: options.image)
+    }
+
+    /// The output folder on this machine (nil for a store): where earlier runs' shards are read back from.
+    var localFolder: String? { (sink as? LocalFolderSink)?.folder }
+
+    /// Whether a stop closes a started shard with the rows that finished, for the next run to complete: a local
+    /// folder in a format whose shards are read back (webdataset, files); otherwise the shard is redone whole.
+    var resumesPartialShards: Bool {
+        localFolder != nil && [.webdataset, .files].contains(options.outputFormat)
     }
 
     /// What the store did, for the command's last line (nil for a folder).
@@ -93,23 +110,25 @@ public final class DatasetRun: Sendable {
     deinit {
         (sink as? any DatasetStoreSink)?.close()
         engine.shutdown()
-        pool.shutdown()
         spool?.close()
     }
 
-    /// img2dataset's socket timeout as the engine's limits: `--timeout` to connect, and a download that
-    /// receives nothing for `--timeout` seconds fails; `--retries` extra attempts for what is worth retrying.
+    /// img2dataset's socket timeout as the engine's limits, and what ends a straggler: `--timeout` to connect; a
+    /// download that receives fewer than `--min-speed` bytes a second over a `--timeout` window fails (at least
+    /// one byte: nothing arriving always fails); `--download-deadline` bounds a download in all, retries
+    /// included; `--max-image-bytes` bounds a body; `--retries` extra attempts for what is worth retrying.
     static func transferConfiguration(_ options: DatasetOptions, observers: [any TransferObserver]) -> TransferConfiguration {
         var config = TransferConfiguration()
         config.maxConcurrentTransfers = options.jobs
         config.maxConcurrentPerHost = options.perHost
         config.connectTimeout = options.timeout
-        config.lowSpeedLimit = 1
+        config.lowSpeedLimit = max(1, options.minBytesPerSecond)
         config.lowSpeedWindow = max(1, Int(options.timeout.rounded(.up)))
-        config.deadline = max(60, options.timeout * 6)
+        config.deadline = options.effectiveDeadline
         config.retry.maxAttempts = options.retries + 1
         config.requestsPerSecondPerHost = nil
-        config.maxBodyBytes = 64 << 20
+        config.maxBodyBytes = options.maxImageBytes
+        config.caCertificatesPath = options.caCertificates
         config.resolver = options.resolver
         config.allowsLinkLocal = options.allowsLinkLocal
         config.observers = observers
@@ -124,9 +143,8 @@ public final class DatasetRun: Sendable {
         do throws(GalleryStoreError) { try await store?.prepare() } catch { throw .store(error) }
         let (done, firstShard) = try prepareOutput()
         // --retry-failed reads the shards it rewrites back from the folder.
-        let retryFolder = (sink as? LocalFolderSink)?.folder
         if options.retryFailed {
-            guard retryFolder != nil else { throw .invalidOption("--retry-failed needs a local --output-folder (not a store)") }
+            guard localFolder != nil else { throw .invalidOption("--retry-failed needs a local --output-folder (not a store)") }
             guard options.incrementalMode == .incremental else { throw .invalidOption("--retry-failed works with --incremental-mode incremental") }
         }
         let reader = ShardReader(files: files, format: options.inputFormat, columns: options.columns,
@@ -144,44 +162,19 @@ public final class DatasetRun: Sendable {
         let retries = options.retryFailed
         reader.readsRows = { id in (retries || !done.contains(id)) && sharding.map { id % $0.count == $0.index } ?? true }
         let summary = Locked(DatasetSummary())
-        var stop: DatasetError?
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            var next: (id: Int, rows: [DatasetRow], count: Int)? = first
-            while let shard = next {
-                let name = options.shardName(shard.id)
-                if let sharding = options.shard, shard.id % sharding.count != sharding.index {
-                    observer?.shardSkipped(name: name, rows: shard.count, done: false)
-                } else if done.contains(shard.id), !options.retryFailed {
-                    summary.withLock { $0.shardsAlreadyDone += 1 }
-                    observer?.shardSkipped(name: name, rows: shard.count, done: true)
-                } else {
-                    var previous: PreviousShard?
-                    if done.contains(shard.id) {
-                        // --retry-failed: a finished shard is rewritten only when some of its rows failed to download.
-                        do throws(DatasetError) { previous = try retryFolder.map { folder throws(DatasetError) in
-                            try PreviousShard(name: name, folder: folder, format: options.outputFormat, schema: schema.columns,
-                                              imageExtension: options.image.encodeFormat.rawValue) }
-                        } catch {
-                            summary.withLock { $0.failedShards.append("\(name): \(error)") }
-                        }
-                        guard let previous, previous.failedToDownload > 0 else {
-                            if previous != nil { summary.withLock { $0.shardsAlreadyDone += 1 } }
-                            observer?.shardSkipped(name: name, rows: shard.count, done: true)
-                            do throws(DatasetError) { next = try reader.next() } catch { stop = error; next = nil }
-                            continue
-                        }
-                    }
-                    if running >= options.shardsInFlight { await group.next(); running -= 1 }
-                    running += 1
-                    observer?.shardStarted(name: name, rows: shard.rows.count)
-                    // On the pool's threads, rows and all (see WorkerPool's TaskExecutor): no hop through Swift's pool.
-                    group.addTask(executorPreference: pool) { [previous] in
-                        await self.runShard(shard.id, rows: shard.rows, schema: schema, previous: previous, summary: summary, observer: observer)
-                    }
+        let shards = ShardQueue(run: self, reader: reader, first: first, done: done, schema: schema,
+                                summary: summary, observer: observer)
+        // The runner's one task: shards (and in each, rows) on the pool; a stop cancels it, and each started shard
+        // records the rows that finished.
+        let stop: DatasetError? = await runner.run {
+            do throws(DatasetError) {
+                try await self.runner.forEach(window: self.options.shardsInFlight, next: { () throws(DatasetError) in try shards.next() }) { work in
+                    await self.runShard(work, schema: schema, summary: summary, observer: observer)
                 }
-                do throws(DatasetError) { next = try reader.next() } catch { stop = error; next = nil }
+            } catch {
+                return error
             }
+            return nil
         }
         // A store's uploads finish after their shards: a shard whose file could not be stored has no stats there.
         if let store {
@@ -189,14 +182,24 @@ public final class DatasetRun: Sendable {
             summary.withLock { $0.failedShards += failures }
         }
         if let stop { throw stop }
-        return summary.withLock { $0 }
+        return summary.withLock { s in
+            s.stopSignal = runner.stopSignal
+            return s
+        }
+    }
+
+    /// Stops starting rows and shards, and abandons the downloads in flight; ``run(observer:)`` then closes each
+    /// started shard with the rows that finished (the next run fetches only the others) and returns. `signal`
+    /// (SIGINT, SIGTERM) decides the exit status (``DatasetSummary/failure``).
+    public func requestStop(signal: Int32 = BatchRunner.stopWithoutSignal) {
+        runner.requestStop(signal: signal)
     }
 
     /// The shard ids earlier runs finished (incremental), or the first new id (extend); clears the folder (overwrite).
     func prepareOutput() throws(DatasetError) -> (done: Set<Int>, firstShard: Int) {
         let names: [String]
         do { names = try sink.list() } catch { throw .output("cannot list the output folder \(options.outputFolder): \(error)") }
-        let statsIDs = names.filter { $0.hasSuffix(".json") }.compactMap { Int($0.split(separator: "_").first ?? "") }
+        let statsIDs = names.filter { $0.hasSuffix("_stats.json") }.compactMap { Int($0.split(separator: "_").first ?? "") }
         switch options.incrementalMode {
         case .incremental: return (Set(statsIDs), 0)
         case .overwrite:

@@ -1,8 +1,9 @@
 import CCrypto
 
-/// `--compute-hash` / `--verify-hash` algorithms, through OpenSSL's libcrypto; the digest as lower-case hex,
-/// as Python's hashlib `hexdigest()` gives it.
-public enum DatasetHash: String, Sendable, CaseIterable {
+/// The one digest of the project, through OpenSSL's libcrypto, as lower-case hex (as Python's hashlib
+/// `hexdigest()` gives it): the gallery's originals (`sha256`), and the dataset's `--compute-hash` /
+/// `--verify-hash` algorithms.
+public enum Digest: String, Sendable, CaseIterable {
     case md5, sha256, sha512
 
     public func hex(_ bytes: [UInt8]) -> String {
@@ -33,3 +34,6 @@ public enum DatasetHash: String, Sendable, CaseIterable {
         }
     }
 }
+
+/// The dataset's name for ``Digest`` (`--compute-hash` / `--verify-hash`).
+public typealias DatasetHash = Digest

@@ -1,5 +1,4 @@
 import Foundation
-import GallerySync
 import Synchronization
 
 /// A fixed set of threads for CPU-bound work (decode, scale, encode, hash), so that long C calls
@@ -33,6 +32,9 @@ public final class WorkerPool: ParallelRunner {
     private let shared = Shared()
     /// The number of threads.
     public let width: Int
+
+    /// Work waiting in the queue now (for tests that need the pool busy with queued work).
+    var queuedCount: Int { shared.state.withLock { $0.queue.count - $0.head } }
 
     /// Starts `threads` worker threads (at least one).
     public init(threads: Int) {

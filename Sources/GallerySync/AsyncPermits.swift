@@ -1,17 +1,15 @@
-import GallerySync
-
-/// A counting semaphore for tasks: the page feed takes a permit for each photo it hands on and the
+/// A counting semaphore for tasks: the gallery's feed takes a permit for each photo it hands on and the
 /// photo gives it back when done, so the feed runs at most `permits` photos ahead of the finished
 /// ones and memory stays flat however long the run is.
-actor AsyncPermits {
+public actor AsyncPermits {
     private var available: Int
     private var waiters: [HandOffContinuation<Bool, Never>] = []
     private var closed = false
 
-    init(_ permits: Int) { available = max(1, permits) }
+    public init(_ permits: Int) { available = max(1, permits) }
 
     /// Waits for a permit; false when closed (the run is stopping).
-    func acquire() async -> Bool {
+    public func acquire() async -> Bool {
         if closed { return false }
         if available > 0 {
             available -= 1
@@ -20,7 +18,7 @@ actor AsyncPermits {
         return await withHandOffContinuation { waiters.append($0) }
     }
 
-    func release() {
+    public func release() {
         if !waiters.isEmpty {
             waiters.removeFirst().resume(returning: true)
         } else {
@@ -29,7 +27,7 @@ actor AsyncPermits {
     }
 
     /// Wakes every waiter with false and refuses later requests.
-    func close() {
+    public func close() {
         closed = true
         for waiter in waiters { waiter.resume(returning: false) }
         waiters.removeAll()

@@ -1,7 +1,6 @@
 import Foundation
-import GallerySync
 import Testing
-@testable import GalleryKit
+@testable import GallerySync
 
 /// The decode/scale pool: named threads, a parallel map spread over them, and taken jobs let go at once.
 @Suite struct WorkerPoolTests {
@@ -48,7 +47,8 @@ import Testing
         let order = Locked<[String]>([])
         let queuedFirst = try await Task(executorPreference: single) { () async throws -> Task<Void, any Error> in
             let other = Task.detached { try await single.run { order.withLock { $0.append("queued") } } }
-            usleep(100_000)  // the only pool thread stays busy while the other task queues its work
+            // The only pool thread stays busy until the other task's work is queued (no timing assumed).
+            while single.queuedCount == 0 { usleep(1_000) }
             try await single.run { order.withLock { $0.append("in place") } }
             return other
         }.value
