@@ -59,30 +59,49 @@ public final class TestDNSServer: Sendable {
     public let port: UInt16
     private let state = Locked(State())
 
-    /// Listens on UDP `host` (a 127.0.0.0/8 address) on a free port.
+    /// Listens on UDP `host` (a 127.0.0.0/8 address) on a free port, and on TCP on the same port when
+    /// `host` is 127.0.0.1 (a port free for both is looked for: TCP first, then UDP on it).
     public init(host: String = "127.0.0.1") throws(TestSupportError) {
+        var found: (udp: Int32, tcp: Int32?, port: UInt16)?
+        var lastError = TestSupportError.system(operation: "bind(\(host), UDP)", errno: EADDRINUSE)
+        for _ in 0..<20 where found == nil {
+            let tcp = host == "127.0.0.1" ? try? Socket.listenOnLoopback() : nil
+            do {
+                let (udp, port) = try Self.bindUDP(host: host, port: tcp?.port ?? 0)
+                found = (udp, tcp?.fd, port)
+            } catch {
+                lastError = error
+                if let tcp { close(tcp.fd) }
+            }
+        }
+        guard let found else { throw lastError }
+        fd = found.udp
+        tcp = found.tcp
+        port = found.port
+        address = "\(host):\(port)"
+        let state = state
+        let (udp, tcp) = (fd, tcp)
+        NamedThread.start("test-dns") { Self.serve(fd: udp, state: state) }
+        if let tcp { NamedThread.start("test-dns-tcp") { Self.serveTCP(fd: tcp, state: state) } }
+    }
+
+    private static func bindUDP(host: String, port: UInt16) throws(TestSupportError) -> (Int32, UInt16) {
         let fd = try Socket.check("socket(UDP)") { socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         var sin = sockaddr_in()
         sin.sin_family = sa_family_t(AF_INET)
+        sin.sin_port = port.bigEndian
         inet_pton(AF_INET, host, &sin.sin_addr)
         do {
-            try Socket.check("bind(\(host), UDP)") {
+            try Socket.check("bind(\(host):\(port), UDP)") {
                 withUnsafePointer(to: &sin) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
                 }
             }
-            port = try Socket.boundPort(fd)
+            return (fd, try Socket.boundPort(fd))
         } catch {
             close(fd)
             throw error
         }
-        self.fd = fd
-        address = "\(host):\(port)"
-        // TCP on the same port (for truncated answers), where the address allows.
-        tcp = host == "127.0.0.1" ? try? Socket.listenOnLoopback(port: port).fd : nil
-        let state = state
-        NamedThread.start("test-dns") { Self.serve(fd: fd, state: state) }
-        if let tcp { NamedThread.start("test-dns-tcp") { Self.serveTCP(fd: tcp, state: state) } }
     }
 
     deinit { stop() }
@@ -93,13 +112,11 @@ public final class TestDNSServer: Sendable {
             defer { s.stopped = true }
             return !s.stopped
         }
+        // Shut down only: each serving thread closes its own socket on its way out, so a descriptor number
+        // is never reused under a thread still reading from it.
         if first {
             shutdown(fd, Int32(SHUT_RDWR))
-            close(fd)
-            if let tcp {
-                shutdown(tcp, Int32(SHUT_RDWR))
-                close(tcp)
-            }
+            if let tcp { shutdown(tcp, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -139,7 +156,10 @@ public final class TestDNSServer: Sendable {
             }
             if n < 0, errno == EINTR { continue }
             guard n > 0, let query = TestDNSWire.Query(Array(buffer[0..<n])) else {
-                if state.withLock({ $0.stopped }) || n < 0 { return }
+                if state.withLock({ $0.stopped }) || n < 0 {
+                    close(fd)
+                    return
+                }
                 continue
             }
             let key = "\(query.name)/\(query.type)"
@@ -185,6 +205,7 @@ public final class TestDNSServer: Sendable {
             }
             close(connection)
         }
+        close(fd)
     }
 
     private static func answer(_ query: TestDNSWire.Query, _ behaviour: Behaviour, seen: Int, fd: Int32,
