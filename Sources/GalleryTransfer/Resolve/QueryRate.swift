@@ -16,10 +16,10 @@ public struct DNSPacing: Sendable {
 
 /// How fast questions go to the resolver: a token bucket whose rate follows AIMD, as TCP's window does.
 /// Each answer raises the rate (doubling per second until the first loss, then by 5% of the limit found
-/// each second, at most `increasePerSecond`), never past 1.5 times (1.2 after a loss) what was answered in
+/// each second, 5 to `increasePerSecond`), never past 1.5 times (1.2 after a loss) what was answered in
 /// the last second; at least 2 questions and 5% of those of the current window (a quarter second to a
-/// second) going unanswered cut it to 90% of the answers of the last second; losses of questions sent
-/// before that cut do not cut again. A resolver that drops
+/// second, at least 10 questions) going unanswered cut it to 90% of the answers of the last second, by half
+/// at most; losses of questions sent before that cut do not cut again. A resolver that drops
 /// what comes past N questions a second (systemd-resolved, ISP resolvers, dnsmasq's limits) is so held
 /// near N instead of being flooded, while a few names that never answer do not slow everyone else.
 struct QueryRate {
@@ -107,12 +107,14 @@ struct QueryRate {
         if windowStart == 0 { windowStart = now }
         let elapsed = now - windowStart
         let asked = windowAnswers + windowLosses
-        if elapsed >= 250_000_000, windowLosses >= 2, Double(windowLosses) >= 0.05 * Double(asked) {
+        // At least 10 questions in the window: a few names that never answer, in a lull, say nothing about
+        // the resolver's load (cutting on them once dropped a whole run to the minimum pace).
+        if elapsed >= 250_000_000, asked >= 10, windowLosses >= 2, Double(windowLosses) >= 0.05 * Double(asked) {
             let sustained = answeredLastSecond(now)
-            rate = max(minimum, 0.9 * min(rate, sustained))
+            rate = max(minimum, rate / 2, 0.9 * min(rate, sustained))
             // Near a limit just found, grow by 5% of it a second (at most `increasePerSecond`): back above
             // it in about two seconds rather than at once.
-            growth = max(1, min(increasePerSecond, 0.05 * sustained))
+            growth = max(5, min(increasePerSecond, 0.05 * sustained))
             tokens = min(tokens, 1)
             slowStart = false
             decreases += 1
