@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryTransfer", targets: ["GalleryTransfer"]),
         .library(name: "DatasetFormats", targets: ["DatasetFormats"]),
+        .library(name: "GalleryServe", targets: ["GalleryServe"]),
         .executable(name: "fetch-gallery", targets: ["fetch-gallery"]),
     ],
     dependencies: [
@@ -78,6 +79,7 @@ let package = Package(
             dependencies: [
                 "GalleryKit",
                 "GalleryDemo",
+                "GalleryServe",
                 "GallerySync",
                 "GallerySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -96,6 +98,18 @@ let package = Package(
             resources: [.copy("Resources/demo-photos")],
             swiftSettings: optimizedImaging
         ),
+        // `fetch-gallery serve`: an HTTP thumbnail service speaking imgproxy's URLs, on ImagePipeline.
+        .target(
+            name: "GalleryServe",
+            dependencies: [
+                "GalleryKit",
+                "GallerySync",
+                "GallerySystem",
+                "CCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Scripts/bench-cache: the pipeline's cold, warm and coalesced requests on real photos.
         .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         // Scripts/bench-fingerprint: pHash + ThumbHash against the thumbnail work, and the duplicate index at 1M photos.
@@ -112,6 +126,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GalleryTestTraits", "GallerySync"]),
         // The gallery viewer in Debian's Chromium (headless, through chromedriver), on a gallery the built command made.
         .testTarget(name: "BrowserTests", dependencies: ["GalleryTestSupport"]),
+        // The service's URL parser and signer, and the service over a real socket (libcurl as the client).
+        .testTarget(name: "GalleryServeTests", dependencies: ["GalleryServe", "GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
         .testTarget(name: "GallerySystemTests", dependencies: ["GallerySystem"]),
         // The dataset writers' output read back by webdataset, pyarrow, fastparquet, duckdb, datasets, tfrecord.

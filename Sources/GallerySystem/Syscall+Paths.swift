@@ -82,3 +82,13 @@ extension Syscall {
         try? syncDirectory(directory.isEmpty ? "/" : directory)
     }
 }
+
+extension Syscall {
+    /// `path` made absolute with every symbolic link, `.` and `..` resolved (realpath(3)), or nil when
+    /// it does not exist. A service checks the result lies under its root before reading it.
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

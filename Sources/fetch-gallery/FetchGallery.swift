@@ -17,7 +17,7 @@ struct FetchGallery: AsyncParsableCommand {
             Exit status: 0 all done; 1 some photos or pages failed; 2 usage error; 3 the source could not \
             be read at all; 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.
             """,
-        subcommands: [GalleryCommand.self, PlanCommand.self, MergeCommand.self, ThumbnailCommand.self, DownloadCommand.self, DatasetCommand.self, ServeDemoCommand.self],
+        subcommands: [GalleryCommand.self, PlanCommand.self, MergeCommand.self, ThumbnailCommand.self, DownloadCommand.self, DatasetCommand.self, ServeCommand.self, ServeDemoCommand.self],
         defaultSubcommand: GalleryCommand.self
     )
 

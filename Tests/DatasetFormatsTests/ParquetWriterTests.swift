@@ -33,6 +33,7 @@ import Testing
         case .double(let number): return number
         case .bool(let flag): return flag
         case .binary(let bytes): return Canonical.binary(bytes)
+        case .doubleLists(let lists): return lists
         }
     }
 

@@ -18,6 +18,7 @@ import Testing
         case .double(let number): return ["float": number.isNaN ? "nan" : number.description]
         case .bool(let flag): return flag
         case .object(let members): return ["object": members.map { [$0.0, spec($0.1)] }]
+        case .array(let items): return items.map(spec)
         }
     }
 

@@ -18,6 +18,8 @@ public enum ParquetCompression: String, Sendable, CaseIterable {
 /// A metadata column's type, as img2dataset gives it to pyarrow (`pa.string()`, `pa.int32()`, ...).
 public enum MetadataType: Sendable, Equatable {
     case string, int32, int64, double, bool
+    /// `list<list<double>>`: boxes, as DataComp's `face_bboxes` (`--bbox-col`) comes and is kept.
+    case doubleLists
 }
 
 /// One metadata column: img2dataset's name and type, in its order.
@@ -39,6 +41,8 @@ public enum MetadataValue: Sendable, Equatable {
     case int64(Int64)
     case double(Double)
     case bool(Bool)
+    /// A `list<list<double>>` cell (JSON nested arrays).
+    case doubleLists([[Double]])
 }
 
 /// One input row of a shard, a success (with `image`) or a failure (without).

@@ -6,6 +6,9 @@ public struct ParquetColumn: Sendable, Equatable {
         case int32, int64, double, bool
         /// Plain BYTE_ARRAY, as pyarrow writes `pa.binary()` (the `parquet` format's image column).
         case binary
+        /// `list<list<double>>` in pyarrow's three-level layout: `NAME (LIST) / list / element (LIST) / list /
+        /// element`, levels up to repetition 2 and definition 5.
+        case doubleLists
     }
 
     public var name: String
@@ -22,7 +25,7 @@ public struct ParquetColumn: Sendable, Equatable {
         case .bool: return 0
         case .int32: return 1
         case .int64: return 2
-        case .double: return 5
+        case .double, .doubleLists: return 5
         case .string, .binary: return 6
         }
     }
@@ -73,12 +76,33 @@ enum ParquetMetadata {
         var thrift = ThriftCompactWriter()
         thrift.structBody { file in
             file.field(1, i32: 1)
-            file.field(2, listOf: .structure, count: columns.count + 1) { list in
+            let nested = columns.filter { $0.kind == .doubleLists }.count
+            file.field(2, listOf: .structure, count: columns.count + 1 + 4 * nested) { list in
                 list.structBody { root in
                     root.field(4, string: "schema")
                     root.field(5, i32: Int32(columns.count))
                 }
                 for column in columns {
+                    if column.kind == .doubleLists {
+                        // Groups: optional LIST, repeated `list`, optional LIST `element`, repeated `list`; the leaf.
+                        for (name, repetition, isList) in [(column.name, 1, true), ("list", 2, false), ("element", 1, true), ("list", 2, false)] {
+                            list.structBody { element in
+                                element.field(3, i32: Int32(repetition))
+                                element.field(4, string: name)
+                                element.field(5, i32: 1)
+                                if isList {
+                                    element.field(6, i32: 3)  // ConvertedType.LIST
+                                    element.field(10, struct: { logical in logical.field(3, struct: { _ in }) })  // LogicalType.LIST
+                                }
+                            }
+                        }
+                        list.structBody { element in
+                            element.field(1, i32: 5)
+                            element.field(3, i32: 1)
+                            element.field(4, string: "element")
+                        }
+                        continue
+                    }
                     list.structBody { element in schemaElement(column, into: &element) }
                 }
             }
@@ -125,7 +149,8 @@ enum ParquetMetadata {
             list.i32(encodingPlain)
             list.i32(encodingRLE)
         }
-        meta.field(3, listOf: .binary, count: 1) { list in list.binary(Array(chunk.column.name.utf8)) }
+        let path = chunk.column.kind == .doubleLists ? [chunk.column.name, "list", "element", "list", "element"] : [chunk.column.name]
+        meta.field(3, listOf: .binary, count: path.count) { list in for part in path { list.binary(Array(part.utf8)) } }
         meta.field(4, i32: chunk.codec)
         meta.field(5, i64: chunk.numValues)
         meta.field(6, i64: chunk.uncompressedSize)

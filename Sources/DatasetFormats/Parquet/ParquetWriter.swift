@@ -90,10 +90,10 @@ public final class ParquetWriter {
                 throw .tooLarge(file: handle.name, what: "page of column '\(column.name)'", bytes: pageBuffer.count)
             }
             let header = ParquetMetadata.dataPageHeader(
-                numValues: Int32(rows), uncompressedSize: Int32(pageBuffer.count), compressedSize: Int32(stored),
+                numValues: Int32(buffers[index].valueCount), uncompressedSize: Int32(pageBuffer.count), compressedSize: Int32(stored),
                 nullCount: nullCount)
             chunks.append(ColumnChunkInfo(
-                column: column, codec: compressor.codec, numValues: Int64(rows), nullCount: nullCount,
+                column: column, codec: compressor.codec, numValues: Int64(buffers[index].valueCount), nullCount: nullCount,
                 uncompressedSize: Int64(header.count + pageBuffer.count), compressedSize: Int64(header.count + stored),
                 dataPageOffset: offset))
             try handle.write(header)
@@ -114,7 +114,7 @@ public final class ParquetWriter {
     private static func fits(_ value: ParquetValue, _ kind: ParquetColumn.Kind) -> Bool {
         switch (value, kind) {
         case (.null, _), (.string, .string), (.binary, .binary), (.int32, .int32), (.int64, .int64),
-             (.double, .double), (.bool, .bool):
+             (.double, .double), (.bool, .bool), (.doubleLists, .doubleLists):
             return true
         default:
             return false

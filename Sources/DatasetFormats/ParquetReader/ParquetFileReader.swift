@@ -18,7 +18,7 @@ public final class ParquetFileReader {
         /// Whether the column is text (BYTE_ARRAY with the STRING / UTF8 annotation).
         public var isString: Bool
         public var isOptional: Bool
-        /// Whether the reader can read it (flat, of a supported type); a nested column (list, struct) cannot.
+        /// Whether the reader can read it: flat or a list (of lists) of a supported type; a struct or map cannot.
         public var isReadable: Bool
     }
 
@@ -31,7 +31,14 @@ public final class ParquetFileReader {
     let fd: Int32
     let fileSize: Int
     let footer: ParquetFooter
-    let leaves: [String: (element: ParquetFooter.SchemaElement, index: Int)]
+    let leaves: [String: Leaf]
+
+    /// A readable column's leaf, and for a list column the shape of its levels.
+    struct Leaf {
+        var element: ParquetFooter.SchemaElement
+        var index: Int
+        var list: ParquetListShape?
+    }
 
     /// The largest footer read (a corrupt length must not make the reader allocate gigabytes).
     static let maxFooterBytes = 64 << 20
@@ -73,15 +80,18 @@ public final class ParquetFileReader {
         let group = footer.rowGroups[index]
         var result: [[ParquetReadValue]] = []
         for name in names {
-            guard let (element, _) = leaves[name] else {
+            guard let leaf = leaves[name] else {
+                if let column = columns.first(where: { $0.name == name }) {
+                    throw ParquetReadError(path: path, reason: "column '\(name)' is a \(column.physicalType) (a struct or map), which this reader does not read")
+                }
                 let known = columns.map(\.name).joined(separator: ", ")
                 throw ParquetReadError(path: path, reason: "no column '\(name)' (the file has: \(known))")
             }
-            guard let chunk = group.columns.first(where: { $0.path == [name] }) else {
+            guard let chunk = group.columns.first(where: { $0.path == (leaf.list?.path ?? [name]) }) else {
                 throw ParquetReadError(path: path, reason: "row group \(index) has no chunk for column '\(name)'")
             }
             do {
-                result.append(try read(chunk, element: element, rows: rowGroupRowCounts[index]))
+                result.append(try read(chunk, element: leaf.element, list: leaf.list, rows: rowGroupRowCounts[index]))
             } catch {
                 throw ParquetReadError(path: path, reason: "row group \(index), column '\(name)': \(error.reason)")
             }
@@ -89,7 +99,8 @@ public final class ParquetFileReader {
         return result
     }
 
-    func read(_ chunk: ParquetFooter.ColumnChunk, element: ParquetFooter.SchemaElement, rows: Int) throws(ParquetFormatProblem) -> [ParquetReadValue] {
+    func read(_ chunk: ParquetFooter.ColumnChunk, element: ParquetFooter.SchemaElement, list: ParquetListShape?,
+              rows: Int) throws(ParquetFormatProblem) -> [ParquetReadValue] {
         if rows == 0 { return [] }
         guard chunk.externalFile == nil else { throw ParquetFormatProblem("the chunk is in another file (\(chunk.externalFile!))") }
         guard let type = ParquetFooter.PhysicalType(rawValue: chunk.type) else { throw ParquetFormatProblem("unknown physical type \(chunk.type)") }
@@ -103,39 +114,53 @@ public final class ParquetFileReader {
         }
         let bytes = try Self.pread(fd, count: Int(chunk.compressedSize), at: Int(start), fileSize: fileSize)
         let reader = ParquetColumnChunkReader(type: type, typeLength: Int(element.typeLength), optional: element.repetition == 1, codec: chunk.codec)
+        if let list {
+            return try bytes.withParquetBytes { (raw) throws(ParquetFormatProblem) in try reader.readLists(raw, rows: rows, shape: list) }
+        }
         return try bytes.withParquetBytes { (raw) throws(ParquetFormatProblem) in try reader.read(raw, rows: rows) }
     }
 
-    /// The top-level columns; only leaves directly under the root are readable.
+    /// The top-level columns: a leaf directly under the root, or a list (of lists...) of a leaf, readable;
+    /// a struct or map (a group with more than one child on the way down) listed but not readable.
     static func flatColumns(_ schema: [ParquetFooter.SchemaElement]) throws(ParquetFormatProblem)
-        -> ([Column], [String: (element: ParquetFooter.SchemaElement, index: Int)]) {
+        -> ([Column], [String: Leaf]) {
         var columns: [Column] = []
-        var leaves: [String: (element: ParquetFooter.SchemaElement, index: Int)] = [:]
+        var leaves: [String: Leaf] = [:]
         let names = ["BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"]
         var i = 1
-        // Walks the tree: each top-level element and, for a group, every element beneath it (skipped).
-        func skipSubtree(_ count: Int32) throws(ParquetFormatProblem) {
+        // Walks the tree: each top-level element and, for a group, every element beneath it.
+        func subtree(_ count: Int32) throws(ParquetFormatProblem) -> [ParquetFooter.SchemaElement] {
             var left = Int(count)
+            var seen: [ParquetFooter.SchemaElement] = []
             while left > 0 {
                 guard i < schema.count else { throw ParquetFormatProblem("the schema's tree is cut short") }
-                let children = schema[i].children
+                let element = schema[i]
+                seen.append(element)
                 i += 1; left -= 1
-                if children > 0 { try skipSubtree(children) }
+                if element.children > 0 { seen += try subtree(element.children) }
             }
+            return seen
         }
         while i < schema.count {
             let e = schema[i]
             i += 1
             if e.children > 0 || e.type == nil || e.repetition == 2 {
-                columns.append(Column(name: e.name, physicalType: "group", isString: false, isOptional: e.repetition == 1, isReadable: false))
-                try skipSubtree(e.children)
+                let below = try subtree(e.children)
+                // A chain of single-child groups down to one leaf: a list, or a list of lists.
+                let chain = [e] + below
+                let single = chain.dropLast().allSatisfy { $0.children == 1 } && chain.last?.type != nil && chain.last?.children == 0
+                let shape = single ? ParquetListShape(chain) : nil
+                let leafType = chain.last?.type.map(Int.init) ?? -1
+                columns.append(Column(name: e.name, physicalType: shape == nil ? "group" : "list<\(names.indices.contains(leafType) ? names[leafType] : "?")>",
+                                      isString: false, isOptional: e.repetition == 1, isReadable: shape != nil && names.indices.contains(leafType)))
+                if let shape, names.indices.contains(leafType) { leaves[e.name] = Leaf(element: chain.last!, index: columns.count - 1, list: shape) }
                 continue
             }
             let type = Int(e.type!)
             columns.append(Column(name: e.name, physicalType: names.indices.contains(type) ? names[type] : "type \(type)",
                                   isString: type == 6 && (e.logicalString || e.convertedType == 0),
                                   isOptional: e.repetition == 1, isReadable: names.indices.contains(type)))
-            leaves[e.name] = (e, columns.count - 1)
+            leaves[e.name] = Leaf(element: e, index: columns.count - 1, list: nil)
         }
         return (columns, leaves)
     }

@@ -8,6 +8,8 @@ public enum ParquetReadValue: Sendable, Equatable {
     case float(Float)
     case double(Double)
     case bytes([UInt8])
+    /// A list column's value (a list of lists for `list<list<double>>`, as DataComp's `face_bboxes`).
+    indirect case list([ParquetReadValue])
 
     /// The value as text: bytes as UTF-8, numbers and booleans as Python's str() writes them; nil for null.
     public var string: String? {
@@ -19,6 +21,7 @@ public enum ParquetReadValue: Sendable, Equatable {
         case .float(let x): return "\(x)"
         case .double(let x): return "\(x)"
         case .bytes(let b): return String(decoding: b, as: UTF8.self)
+        case .list(let items): return "[" + items.map { $0.string ?? "None" }.joined(separator: ", ") + "]"
         }
     }
 }

@@ -125,6 +125,7 @@ extension MetadataType {
         case .int64: return .int64
         case .double: return .double
         case .bool: return .bool
+        case .doubleLists: return .doubleLists
         }
     }
 }
@@ -138,6 +139,7 @@ extension MetadataValue {
         case .int64(let number): return .int64(number)
         case .double(let number): return .double(number)
         case .bool(let flag): return .bool(flag)
+        case .doubleLists(let lists): return .doubleLists(lists)
         }
     }
 }

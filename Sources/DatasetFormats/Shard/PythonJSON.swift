@@ -11,23 +11,55 @@ enum PythonJSON {
         case double(Double)
         case bool(Bool)
         case object([(String, Value)])
+        case array([Value])
     }
 
-    static func dumps(_ value: Value, indent: Int = 4) -> String {
+    /// `indent: nil`: one line, `json.dumps(obj)`'s `, ` and `: ` separators.
+    static func dumps(_ value: Value, indent: Int? = 4) -> String {
         var out = ""
         write(value, level: 0, indent: indent, into: &out)
         return out
     }
 
-    private static func write(_ value: Value, level: Int, indent: Int, into out: inout String) {
+    private static func write(_ value: Value, level: Int, indent: Int?, into out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
         case .integer(let number): out += String(number)
         case .double(let number): out += float(number)
         case .string(let text): string(text, into: &out)
+        case .array(let items):
+            guard !items.isEmpty else { out += "[]"; return }
+            guard let indent else {
+                out += "["
+                for (index, item) in items.enumerated() {
+                    if index > 0 { out += ", " }
+                    write(item, level: level + 1, indent: nil, into: &out)
+                }
+                out += "]"
+                return
+            }
+            let inner = String(repeating: " ", count: indent * (level + 1))
+            out += "[\n"
+            for (index, item) in items.enumerated() {
+                out += inner
+                write(item, level: level + 1, indent: indent, into: &out)
+                out += index == items.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: " ", count: indent * level) + "]"
         case .object(let members):
             guard !members.isEmpty else { out += "{}"; return }
+            guard let indent else {
+                out += "{"
+                for (index, (name, member)) in members.enumerated() {
+                    if index > 0 { out += ", " }
+                    string(name, into: &out)
+                    out += ": "
+                    write(member, level: level + 1, indent: nil, into: &out)
+                }
+                out += "}"
+                return
+            }
             let inner = String(repeating: " ", count: indent * (level + 1))
             out += "{\n"
             for (index, (name, member)) in members.enumerated() {

@@ -30,6 +30,8 @@ enum SampleEncoding {
             case .int64(let number): feature = .int64s([number])
             case .bool(let flag): feature = .int64s([flag ? 1 : 0])
             case .double(let number): feature = .floats([Float(number)])
+            // img2dataset's writer cannot store a list of lists (TensorFlow refuses it): the boxes as JSON text.
+            case .doubleLists: feature = .bytes([Array(PythonJSON.dumps(value.json, indent: nil).utf8)])
             }
             // A metadata column of the same name replaces the earlier entry, as a Python dict would.
             if let index = features.firstIndex(where: { $0.name == column.name }) {
@@ -68,6 +70,7 @@ extension MetadataValue {
         case .int64(let number): return .integer(number)
         case .double(let number): return .double(number)
         case .bool(let flag): return .bool(flag)
+        case .doubleLists(let lists): return .array(lists.map { .array($0.map { .double($0) }) })
         }
     }
 }

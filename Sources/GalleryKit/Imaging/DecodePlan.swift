@@ -22,7 +22,7 @@ struct DecodePlan: Sendable {
             options.target = .fullSize
         case .longestEdge(let edge):
             options.target = .longestEdge(edge)
-        case .fit:
+        case .fit, .cover:
             // The box applies to the upright image, so the stored size is needed first: the
             // header alone (cheap next to the decode) gives it.
             let info = try ImageDecoder.probe(bytes, name: name, options: options)
@@ -53,9 +53,19 @@ struct DecodePlan: Sendable {
             let swap = orientation.swapsDimensions
             let (uprightWidth, uprightHeight) = swap ? (sourceHeight, sourceWidth) : (sourceWidth, sourceHeight)
             let scale = min(1, Double(boxWidth) / Double(uprightWidth), Double(boxHeight) / Double(uprightHeight))
-            let width = max(1, Int((Double(uprightWidth) * scale).rounded()))
-            let height = max(1, Int((Double(uprightHeight) * scale).rounded()))
-            return swap ? (height, width) : (width, height)
+            return scaled(uprightWidth, uprightHeight, by: scale, swap: swap)
+        case .cover(let boxWidth, let boxHeight):
+            let swap = orientation.swapsDimensions
+            let (uprightWidth, uprightHeight) = swap ? (sourceHeight, sourceWidth) : (sourceWidth, sourceHeight)
+            let scale = min(1, max(Double(boxWidth) / Double(uprightWidth), Double(boxHeight) / Double(uprightHeight)))
+            return scaled(uprightWidth, uprightHeight, by: scale, swap: swap)
         }
+    }
+
+    /// An upright size scaled by `scale`, rounded, at least one pixel, in stored orientation.
+    private func scaled(_ uprightWidth: Int, _ uprightHeight: Int, by scale: Double, swap: Bool) -> (width: Int, height: Int) {
+        let width = max(1, Int((Double(uprightWidth) * scale).rounded()))
+        let height = max(1, Int((Double(uprightHeight) * scale).rounded()))
+        return swap ? (height, width) : (width, height)
     }
 }

@@ -20,7 +20,11 @@ extension ImagePipeline {
                 let size = Int64(original.bytes.count)
                 router.report(ImageProgress(phase: .decoding, receivedBytes: size, expectedBytes: size), for: request.source)
             }
-            let bitmap = try await render(original.bytes, for: request)
+            let (bitmap, uprightWidth, uprightHeight) = try await render(original.bytes, for: request)
+            let info = ImageSourceInfo(format: ImageFormat.sniff(original.bytes), byteCount: original.bytes.count,
+                                       width: uprightWidth, height: uprightHeight, validator: original.validator,
+                                       loaded: Date())
+            sources.setValue(info, forKey: request.source.cacheSource, cost: 1)
             cache[cacheKey(request, validator: original.validator)] = bitmap
             if case .url(let url) = request.source {
                 validators.setValue(KnownValidator(validator: original.validator), forKey: url, cost: 1)
@@ -118,7 +122,9 @@ extension ImagePipeline {
     /// Decodes `bytes` reduced as far as `request.size` allows, then scales to the exact size and
     /// makes the bitmap upright. Two jobs on the worker pool with a cancellation check between
     /// them, so a request abandoned during the decode does not also pay for the scale.
-    func render(_ bytes: [UInt8], for request: ImageRequest) async throws(ImagePipelineError) -> Bitmap {
+    /// Hands back the bitmap and the source's upright width and height.
+    func render(_ bytes: [UInt8], for request: ImageRequest) async throws(ImagePipelineError)
+        -> (bitmap: Bitmap, uprightWidth: Int, uprightHeight: Int) {
         let source = request.source
         let name = source.description
         let plan = DecodePlan(size: request.size, options: configuration.decodeOptions)
@@ -138,6 +144,7 @@ extension ImagePipeline {
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         emit(.decoded(request, width: bitmap.width, height: bitmap.height, seconds: seconds))
-        return bitmap
+        let swap = decoded.orientation.swapsDimensions
+        return (bitmap, swap ? decoded.sourceHeight : decoded.sourceWidth, swap ? decoded.sourceWidth : decoded.sourceHeight)
     }
 }

@@ -46,6 +46,8 @@ public final class ImagePipeline: Sendable {
     /// The validator each URL was last downloaded with, so a later request can build its cache
     /// key without asking the server. Bounded (LRU) so a crawler's memory does not grow forever.
     let validators = Cache<String, KnownValidator>(costLimit: 1 << 40, countLimit: 100_000, entryCostFraction: 1)
+    /// What each source was when last loaded (format, size, dimensions, validator), bounded like ``validators``.
+    let sources = Cache<String, ImageSourceInfo>(costLimit: 1 << 40, countLimit: 100_000, entryCostFraction: 1)
     let pipelineObservers: [any ImagePipelineObserver]
     let counters = Locked(Statistics())
 
@@ -152,7 +154,7 @@ public final class ImagePipeline: Sendable {
 
     func cacheKey(_ request: ImageRequest, validator: ImageCacheKey.Validator?) -> ImageCacheKey {
         ImageCacheKey(source: request.source.cacheSource, validator: validator, size: request.size.cacheSize,
-                      options: configuration.convertsToSRGB ? "upright" : "upright,source-colour")
+                      options: (configuration.convertsToSRGB ? "upright" : "upright,source-colour") + request.size.cacheTag)
     }
 
     /// The validator to look the cache up with: a file's current stat, or the validator a URL was

@@ -9,6 +9,7 @@ extension DatasetCommand {
         do { o.inputFormat = try DatasetInputFormat(parsing: inputFormat) } catch { throw ValidationError(error.description) }
         o.columns = DatasetColumns(urlColumn: urlCol, captionColumn: captionCol,
                                    additional: saveAdditionalColumns.map(DatasetArguments.list) ?? [])
+        o.columns.bboxColumn = bboxCol.flatMap { $0.isEmpty || $0.lowercased() == "none" ? nil : $0 }
         if let verifyHash {
             let parts = DatasetArguments.list(verifyHash)
             guard parts.count == 2 else { throw ValidationError("--verify-hash takes COL,ALGO (e.g. sha256_col,sha256)") }
@@ -20,9 +21,14 @@ extension DatasetCommand {
             throw ValidationError("--output-format \(outputFormat) is not one of files, webdataset, parquet, tfrecord")
         }
         o.outputFormat = format
-        o.image.imageSize = imageSize
+        let sides = imageSize.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...2).contains(sides.count), let width = sides[0], sides.allSatisfy({ $0 != nil }) else {
+            throw ValidationError("--image-size \(imageSize) is not a size (N, or WIDTHxHEIGHT with --resize-mode fixed)")
+        }
+        o.image.imageSize = width
+        o.image.imageHeight = sides.count == 2 ? sides[1] : nil
         guard let mode = DatasetResizeMode(rawValue: resizeMode) else {
-            throw ValidationError("Invalid option for resize_mode: \(resizeMode) (no, border, keep_ratio, keep_ratio_largest, center_crop)")
+            throw ValidationError("Invalid option for resize_mode: \(resizeMode) (no, border, keep_ratio, keep_ratio_largest, center_crop, fixed)")
         }
         o.image.resizeMode = mode
         o.image.resizeOnlyIfBigger = resizeOnlyIfBigger

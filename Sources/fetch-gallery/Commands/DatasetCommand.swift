@@ -27,8 +27,8 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("verify-hash"), help: ArgumentHelp("Check each download against a column: COL,ALGO (md5, sha256, sha512; ALGO must equal --compute-hash).", valueName: "COL,ALGO")) var verifyHash: String?
     @Option(name: .customLong("output-folder"), help: "The dataset folder, or s3://BUCKET/PREFIX (with --s3-endpoint for a store other than AWS).") var outputFolder = "images"
     @Option(name: .customLong("output-format"), help: "files, webdataset, parquet, tfrecord.") var outputFormat = "files"
-    @Option(name: .customLong("image-size"), help: "The size images are resized to.") var imageSize = 256
-    @Option(name: .customLong("resize-mode"), help: "no, border, keep_ratio, keep_ratio_largest, center_crop.") var resizeMode = "border"
+    @Option(name: .customLong("image-size"), help: "The size images are resized to (WIDTHxHEIGHT with --resize-mode fixed).") var imageSize = "256"
+    @Option(name: .customLong("resize-mode"), help: "no, border, keep_ratio, keep_ratio_largest, center_crop, fixed (exactly --image-size, e.g. 256x256).") var resizeMode = "border"
     @Flag(name: .customLong("resize-only-if-bigger"), inversion: .prefixedNo, help: "Never upscale.") var resizeOnlyIfBigger = false
     @Option(name: .customLong("min-image-size"), help: "Refuse images whose short side is smaller.") var minImageSize = 0
     @Option(name: .customLong("max-image-area"), help: "Refuse images with more pixels (default inf).") var maxImageArea = "inf"
@@ -60,7 +60,10 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("wandb-project"), help: .hidden) var wandbProject: String?
     @Option(name: .customLong("upscale-interpolation"), help: .hidden) var upscaleInterpolation = "lanczos"
     @Option(name: .customLong("downscale-interpolation"), help: .hidden) var downscaleInterpolation = "area"
-    @Option(name: .customLong("bbox-col"), help: .hidden) var bboxCol: String?
+
+    @Option(name: .customLong("bbox-col"),
+            help: "Column of boxes [[x0,y0,x1,y1],...] (fractions of the image) to blur, as img2dataset does (DataComp's face_bboxes); kept in the metadata.")
+    var bboxCol: String?
 
     @Option(help: "Downloads at once (replaces --thread-count).") var jobs = 64
     @Option(name: .customLong("per-host"), help: "Downloads at once per host.") var perHost = 16
@@ -78,7 +81,6 @@ struct DatasetCommand: AsyncParsableCommand {
     var allowPrivateAddresses = false
 
     func validate() throws {
-        if bboxCol != nil { throw ValidationError("--bbox-col (blurring) is not supported") }
         if upscaleInterpolation.lowercased() != "lanczos" || downscaleInterpolation.lowercased() != "area" {
             throw ValidationError("only --upscale-interpolation lanczos and --downscale-interpolation area are supported")
         }

@@ -68,6 +68,7 @@ enum SampleData {
         case .int64(let number): return Int(number)
         case .double(let number): return number
         case .bool(let flag): return flag
+        case .doubleLists(let lists): return lists
         }
     }
 }

@@ -15,6 +15,12 @@ except ImportError:
 folder = sys.argv[1]
 os.makedirs(folder, exist_ok=True)
 rows = 1000
+def boxes(i):
+    if i % 10 == 1: return None
+    if i % 10 == 2: return []
+    holes = {3: [None], 4: [[]], 5: [[0.1, None, 0.3, 0.4]]}
+    if i % 10 in holes: return holes[i % 10] + [[i / 1000, 0.25, 0.5, 0.75]]
+    return [[(i + k) / 2000, k / 10, (i + k) / 1000, 0.5 + k / 10] for k in range(i % 4)]
 urls = [None if i % 17 == 5 else f"https://img{i % 20}.example.com/photos/{i}.jpg?w=640&é={i}" for i in range(rows)]
 captions = [None if i % 11 == 3 else ("a photo of café number %d " % i) * (1 + i % 3) for i in range(rows)]
 table = pa.table({
@@ -28,8 +34,13 @@ table = pa.table({
     "nsfw": pa.array([None if i % 19 == 0 else i % 2 == 0 for i in range(rows)], pa.bool_()),
     "blob": pa.array([bytes([i % 256, (i * 7) % 256]) * (i % 4) for i in range(rows)], pa.binary()),
     "license": pa.array(["cc-by" if i % 3 else "cc0" for i in range(rows)], pa.string()),
-    # LAION carries an embedding per row: a list column the reader must skip without decoding.
-    "embedding": pa.array([[float(i + j) for j in range(8)] for i in range(rows)], pa.list_(pa.float32())),
+    # LAION carries an embedding per row: a list column, read only when asked for.
+    "embedding": pa.array([None if i % 23 == 4 else [float(i + j) for j in range(i % 9)] for i in range(rows)], pa.list_(pa.float32())),
+    # DataComp's face boxes: lists of [x0, y0, x1, y1], with every kind of hole (null row, empty list,
+    # null box, empty box, null coordinate) and a few boxes per row.
+    "face_bboxes": pa.array([boxes(i) for i in range(rows)], pa.list_(pa.list_(pa.float64()))),
+    # A struct: listed, not readable (a clear error when asked for).
+    "meta": pa.array([{"a": i, "b": str(i)} for i in range(rows)], pa.struct([("a", pa.int64()), ("b", pa.string())])),
 })
 required = pa.table({"url": pa.array([f"https://r.example/{i}.png" for i in range(rows)], pa.string())},
                     schema=pa.schema([pa.field("url", pa.string(), nullable=False)]))
@@ -64,6 +75,7 @@ def plain(v):
     if isinstance(v, bool): return v
     if isinstance(v, int): return v
     if isinstance(v, str): return v
+    if isinstance(v, list): return [plain(x) for x in v]
     return "skipped"
 
 out = {}
@@ -71,5 +83,5 @@ for name in written:
     t = pq.read_table(os.path.join(folder, name))
     meta = pq.ParquetFile(os.path.join(folder, name)).metadata
     out[name] = {"row_groups": [meta.row_group(i).num_rows for i in range(meta.num_row_groups)],
-                 "columns": {c: [plain(v) for v in t.column(c).to_pylist()] for c in t.column_names if c != "embedding"}}
+                 "columns": {c: [plain(v) for v in t.column(c).to_pylist()] for c in t.column_names if c != "meta"}}
 print(json.dumps(out))

@@ -160,3 +160,22 @@ import Testing
         #expect(up.resizes && up.upscales && up.width == 320 && up.height == 256)
     }
 }
+
+/// `--resize-mode fixed`: exactly the size asked, whatever the aspect ratio; with --resize-only-if-bigger
+/// an image that already fits is left alone.
+@Suite struct FixedResizeGeometryTests {
+    @Test func fixedIsExactlyTheSize() {
+        for (w, h, tw, th, only, ew, eh, resizes) in [
+            (640, 480, 256, 256, false, 256, 256, true), (480, 640, 256, 192, false, 256, 192, true),
+            (100, 80, 256, 256, false, 256, 256, true), (100, 80, 256, 256, true, 100, 80, false),
+            (300, 80, 256, 256, true, 256, 256, true), (256, 256, 256, 256, false, 256, 256, false),
+            (1, 1000, 64, 32, false, 64, 32, true),
+        ] {
+            let g = ResizeGeometry(sourceWidth: w, sourceHeight: h, size: tw, height: th, mode: .fixed, onlyIfBigger: only)
+            #expect(g.width == ew && g.height == eh && g.scaledWidth == ew && g.scaledHeight == eh && g.resizes == resizes
+                    && g.offsetX == 0 && g.offsetY == 0, "\(w)x\(h) to \(tw)x\(th) only-if-bigger=\(only): \(g)")
+        }
+        #expect(ResizeGeometry(sourceWidth: 100, sourceHeight: 80, size: 256, height: 256, mode: .fixed, onlyIfBigger: false).upscales)
+        #expect(!ResizeGeometry(sourceWidth: 300, sourceHeight: 80, size: 256, height: 256, mode: .fixed, onlyIfBigger: false).upscales)
+    }
+}

@@ -7,6 +7,9 @@ public struct DatasetColumns: Sendable, Equatable {
     public var additional: [String] = []
     /// The column holding each row's expected hash, and the algorithm (`md5`, `sha256`, `sha512`).
     public var verifyHash: (column: String, algorithm: String)?
+    /// `--bbox-col`: the column of boxes to blur (``BoxBlur``), kept in the metadata after the additional
+    /// columns, as img2dataset appends it to `save_additional_columns`.
+    public var bboxColumn: String?
 
     public init(urlColumn: String = "url", captionColumn: String? = nil, additional: [String] = [],
                 verifyHash: (column: String, algorithm: String)? = nil) {
@@ -19,6 +22,7 @@ public struct DatasetColumns: Sendable, Equatable {
     public static func == (a: Self, b: Self) -> Bool {
         a.urlColumn == b.urlColumn && a.captionColumn == b.captionColumn && a.additional == b.additional
             && a.verifyHash?.column == b.verifyHash?.column && a.verifyHash?.algorithm == b.verifyHash?.algorithm
+            && a.bboxColumn == b.bboxColumn
     }
 
     /// Names img2dataset keeps for itself (refused in `--save-additional-columns`).
@@ -29,6 +33,7 @@ public struct DatasetColumns: Sendable, Equatable {
     public func kept(for format: DatasetInputFormat) -> [(output: String, input: String)] {
         if format.kind == .txt { return [("url", "url")] }
         var list = additional.map { ($0, $0) }
+        if let bboxColumn { list.append((bboxColumn, bboxColumn)) }
         if let captionColumn { list.append(("caption", captionColumn)) }
         if let verifyHash { list.append((verifyHash.algorithm, verifyHash.column)) }
         list.append(("url", urlColumn))
@@ -48,12 +53,15 @@ public struct DatasetColumns: Sendable, Equatable {
 /// else string. `url`, `caption` and the hash column are always strings.
 public enum DatasetColumnType: Sendable, Equatable {
     case string, int64, double, bool
+    /// Lists of lists of numbers (boxes): `list<list<double>>`, as pyarrow reads DataComp's `face_bboxes`.
+    case doubleLists
 
     static func infer(_ values: [InputValue]) -> DatasetColumnType {
-        var sawInt = false, sawDouble = false, sawBool = false, sawString = false
+        var sawInt = false, sawDouble = false, sawBool = false, sawString = false, sawLists = false
         for value in values {
             switch value {
             case .null: break
+            case .list: if value.boxes != nil { sawLists = true } else { sawString = true }
             case .int: sawInt = true
             case .double: sawDouble = true
             case .bool: sawBool = true
@@ -63,6 +71,7 @@ public enum DatasetColumnType: Sendable, Equatable {
                 else if ["true", "false"].contains(s.lowercased()) { sawBool = true } else { sawString = true }
             }
         }
+        if sawLists { return sawString || sawBool || sawInt || sawDouble ? .string : .doubleLists }
         if sawString || (sawBool && (sawInt || sawDouble)) { return .string }
         if sawBool { return .bool }
         if sawDouble { return .double }

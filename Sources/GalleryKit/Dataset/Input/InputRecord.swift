@@ -7,6 +7,8 @@ public enum InputValue: Sendable, Equatable {
     case int(Int64)
     case double(Double)
     case bool(Bool)
+    /// A list (a Parquet list column; a list of lists for boxes).
+    indirect case list([InputValue])
 
     /// The value as text (for the URL, the caption and a hash to verify); nil for null.
     public var text: String? {
@@ -16,6 +18,7 @@ public enum InputValue: Sendable, Equatable {
         case .int(let i): return String(i)
         case .double(let d): return String(d)
         case .bool(let b): return b ? "true" : "false"
+        case .list(let items): return "[" + items.map { $0.text ?? "null" }.joined(separator: ", ") + "]"
         }
     }
 

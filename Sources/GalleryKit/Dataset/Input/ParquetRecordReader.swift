@@ -92,6 +92,7 @@ extension InputValue {
         case .float(let x): self = .double(Double(x))
         case .double(let x): self = .double(x)
         case .bytes: self = .string(value.string ?? "")
+        case .list(let items): self = .list(items.map(InputValue.init))
         }
     }
 }

@@ -7,6 +7,8 @@ public struct DatasetRow: Sendable {
     public var url: String?
     public var caption: String?
     public var expectedHash: String?
+    /// The `--bbox-col` boxes to blur (nil: none, or the column's value is not a list of boxes).
+    public var boxes: [[Double]]?
     /// A malformed record, or a row without a URL: the row fails with this message, never the run.
     public var problem: String?
 }
@@ -95,6 +97,7 @@ public final class ShardReader {
             problem = "no URL in column '\(columns.urlColumn)' (record at line \(record.line) of \(currentFile))"
         }
         return DatasetRow(index: index, values: values, url: url, caption: named["caption"]?.text,
-                          expectedHash: columns.verifyHash.flatMap { named[$0.algorithm]?.text }, problem: problem)
+                          expectedHash: columns.verifyHash.flatMap { named[$0.algorithm]?.text },
+                          boxes: columns.bboxColumn.flatMap { named[$0]?.boxes }, problem: problem)
     }
 }

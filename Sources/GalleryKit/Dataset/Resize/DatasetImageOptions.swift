@@ -3,6 +3,8 @@ public struct DatasetImageOptions: Sendable, Equatable {
     public enum EncodeFormat: String, Sendable, CaseIterable { case jpg, png, webp, avif }
 
     public var imageSize = 256
+    /// `--image-size WxH` with `--resize-mode fixed`: the height (`imageSize` is then the width); nil: square.
+    public var imageHeight: Int?
     public var resizeMode = DatasetResizeMode.border
     public var resizeOnlyIfBigger = false
     public var encodeFormat = EncodeFormat.jpg
@@ -21,7 +23,10 @@ public struct DatasetImageOptions: Sendable, Equatable {
 
     /// The option errors img2dataset's Resizer raises, in its words.
     public func validate() throws(DatasetError) {
-        guard imageSize >= 1 else { throw .invalidOption("--image-size must be at least 1") }
+        guard imageSize >= 1, imageHeight.map({ $0 >= 1 }) ?? true else { throw .invalidOption("--image-size must be at least 1") }
+        if imageHeight != nil, resizeMode != .fixed {
+            throw .invalidOption("--image-size WIDTHxHEIGHT needs --resize-mode fixed (\(resizeMode.rawValue) takes one size)")
+        }
         switch encodeFormat {
         case .png:
             guard (0...9).contains(encodeQuality) else {

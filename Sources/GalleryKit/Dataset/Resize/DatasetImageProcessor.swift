@@ -18,13 +18,15 @@ public struct DatasetImageProcessor: Sendable {
         public var originalHeight: Int
     }
 
-    public func process(_ data: [UInt8]) -> Result<Output, ImageRefusal> {
-        data.withUnsafeBytes { process($0, copying: data) }
+    public func process(_ data: [UInt8], boxes: [[Double]]? = nil) -> Result<Output, ImageRefusal> {
+        data.withUnsafeBytes { process($0, copying: data, boxes: boxes) }
     }
 
     /// The same of bytes read in place (a mapped spool file: see ``MappedFile``). `array`: those bytes as an
-    /// array when the caller has one (kept as is by --skip-reencode, not copied).
-    public func process(_ data: UnsafeRawBufferPointer, copying array: [UInt8]? = nil) -> Result<Output, ImageRefusal> {
+    /// array when the caller has one (kept as is by --skip-reencode, not copied). `boxes`: the row's
+    /// `--bbox-col` boxes, blurred after the scale (``BoxBlur``); a row with boxes is always re-encoded.
+    public func process(_ data: UnsafeRawBufferPointer, copying array: [UInt8]? = nil,
+                        boxes: [[Double]]? = nil) -> Result<Output, ImageRefusal> {
         let info: ImageInfo
         do { info = try ImageDecoder.probe(data, name: "image", options: Self.decodeGuards) } catch {
             return .failure(ImageRefusal(message: "Image decoding error"))
@@ -35,10 +37,11 @@ public struct DatasetImageProcessor: Sendable {
         if Double(max(w, h)) / Double(min(w, h)) > options.maxAspectRatio {
             return .failure(ImageRefusal(message: "aspect ratio too large"))
         }
-        let geometry = ResizeGeometry(sourceWidth: w, sourceHeight: h, size: options.imageSize,
+        let geometry = ResizeGeometry(sourceWidth: w, sourceHeight: h, size: options.imageSize, height: options.imageHeight,
                                       mode: options.resizeMode, onlyIfBigger: options.resizeOnlyIfBigger)
         let alpha = info.pixelFormat.hasAlpha
-        if options.skipReencode, !geometry.resizes, !alpha, Self.sameFormat(info.format, options.encodeFormat) {
+        let blurs = !(boxes ?? []).isEmpty
+        if options.skipReencode, !geometry.resizes, !alpha, !blurs, Self.sameFormat(info.format, options.encodeFormat) {
             return .success(Output(bytes: array ?? Array(data), width: w, height: h, originalWidth: w, originalHeight: h))
         }
         var decodeOptions = Self.decodeGuards
@@ -54,6 +57,7 @@ public struct DatasetImageProcessor: Sendable {
             let resampler = Resampler(filter: geometry.upscales ? .lanczos3 : .area)
             bitmap = resampler.scale(bitmap, width: geometry.scaledWidth, height: geometry.scaledHeight)
         }
+        if blurs, let boxes { bitmap = BoxBlur.blurred(bitmap, boxes: boxes) }
         if geometry.width != geometry.scaledWidth || geometry.height != geometry.scaledHeight {
             bitmap = Self.placed(bitmap, on: geometry)
         }

@@ -10,6 +10,9 @@ public enum DatasetResizeMode: String, Sendable, CaseIterable {
     case keepRatioLargest = "keep_ratio_largest"
     /// Short side to the size, then the centre square.
     case centerCrop = "center_crop"
+    /// Exactly the size (`--image-size 256x192`, or N for N x N), the aspect ratio not kept (img2dataset PR
+    /// #427's proposal; albumentations' Resize).
+    case fixed
 }
 
 /// The sizes one image goes through, with img2dataset's arithmetic (albumentations' SmallestMaxSize /
@@ -30,7 +33,8 @@ public struct ResizeGeometry: Sendable, Equatable {
     /// Scaling up (Lanczos) rather than down (area averaging).
     public var upscales: Bool
 
-    public init(sourceWidth w: Int, sourceHeight h: Int, size: Int, mode: DatasetResizeMode, onlyIfBigger: Bool) {
+    /// `height`: the fixed mode's height (nil: `size`); the other modes use `size` alone.
+    public init(sourceWidth w: Int, sourceHeight h: Int, size: Int, height fixedHeight: Int? = nil, mode: DatasetResizeMode, onlyIfBigger: Bool) {
         scaledWidth = w
         scaledHeight = h
         width = w
@@ -42,6 +46,18 @@ public struct ResizeGeometry: Sendable, Equatable {
         let side: Int
         switch mode {
         case .no: return
+        case .fixed:
+            let (tw, th) = (size, fixedHeight ?? size)
+            // Only if bigger: an image that already fits inside the size is kept as it is.
+            guard !onlyIfBigger || w > tw || h > th, tw != w || th != h else { return }
+            scaledWidth = tw
+            scaledHeight = th
+            width = tw
+            height = th
+            resizes = true
+            // Lanczos only when no side shrinks (area averaging for any side that does).
+            upscales = tw >= w && th >= h
+            return
         case .keepRatio, .centerCrop: side = min(w, h)
         case .border, .keepRatioLargest: side = max(w, h)
         }

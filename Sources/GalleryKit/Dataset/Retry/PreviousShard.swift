@@ -70,6 +70,8 @@ struct PreviousShard: Sendable {
     static func value(_ value: ParquetReadValue, as type: MetadataType) -> MetadataValue {
         switch (value, type) {
         case (.null, _): return .null
+        case (.list, .doubleLists): return InputValue(value).metadata(as: .doubleLists)
+        case (.list, _): return .string(value.string ?? "")
         case (.bytes(let b), _): return .string(String(decoding: b, as: UTF8.self))
         case (.int32(let n), .int64): return .int64(Int64(n))
         case (.int32(let n), _): return .int32(n)

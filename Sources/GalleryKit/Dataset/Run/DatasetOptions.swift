@@ -70,6 +70,10 @@ public struct DatasetOptions: Sendable {
                 throw .invalidOption("verify_hash and compute_hash must be the same but got \(verify.algorithm) and \(computeHash?.rawValue ?? "None")")
             }
         }
+        if let box = columns.bboxColumn {
+            guard inputFormat.kind != .txt else { throw .invalidOption("--bbox-col \(box) needs an input with columns (csv, tsv, json, jsonl, parquet), not txt") }
+            guard !DatasetColumns.reserved.contains(box) else { throw .invalidOption("--bbox-col \(box): that name is reserved for the dataset's own columns") }
+        }
         let reserved = Set(columns.additional).intersection(DatasetColumns.reserved)
         if !reserved.isEmpty {
             throw .invalidOption("You cannot use in --save-additional-columns the following columns: \(reserved.sorted().joined(separator: ", ")). "

@@ -68,6 +68,7 @@ extension DatasetRun {
             $0.shardsWritten += 1
         }
         observer?.shardFinished(name: name, count: work.rows.count, successes: tally.successes)
+        shardIndexes?.update(finished: name)
     }
 
     /// Writes the rows an earlier run finished (``ShardWork/kept(_:)``) as the shard has them, image bytes
@@ -131,18 +132,19 @@ extension DatasetRun {
         let options = options
         let processor = processor
         let expected = row.expectedHash
+        let boxes = row.boxes
         let verifies = options.columns.verifyHash != nil
         let outcome = try? await pool.run { () -> RowOutcome in
             switch body {
             case .memory(let bytes):
                 return bytes.withUnsafeBytes { raw in
-                    Self.process(raw, array: bytes, processor: processor, options: options, verifies: verifies, expected: expected)
+                    Self.process(raw, array: bytes, processor: processor, options: options, verifies: verifies, expected: expected, boxes: boxes)
                 }
             case .file(let path):
                 let file: MappedFile
                 do { file = try MappedFile(path: path) } catch { return .failed(.failedToDownload, "<urlopen error \(error)>") }
                 return file.withUnsafeBytes { raw in
-                    Self.process(raw, array: nil, processor: processor, options: options, verifies: verifies, expected: expected)
+                    Self.process(raw, array: nil, processor: processor, options: options, verifies: verifies, expected: expected, boxes: boxes)
                 }
             }
         }
@@ -152,10 +154,10 @@ extension DatasetRun {
     /// The hash, the check against the expected one, the image and its EXIF, from the body's bytes (in memory
     /// as `array`, or mapped).
     private static func process(_ body: UnsafeRawBufferPointer, array: [UInt8]?, processor: DatasetImageProcessor,
-                                options: DatasetOptions, verifies: Bool, expected: String?) -> RowOutcome {
+                                options: DatasetOptions, verifies: Bool, expected: String?, boxes: [[Double]]?) -> RowOutcome {
         let hash = options.computeHash?.hex(body)
         if verifies, hash != expected { return .failed(.failedToDownload, "hash mismatch") }
-        switch processor.process(body, copying: array) {
+        switch processor.process(body, copying: array, boxes: boxes) {
         case .failure(let refusal): return .failed(.failedToResize, refusal.message)
         case .success(let image):
             return RowOutcome(status: .success, image: image.bytes, width: image.width, height: image.height,

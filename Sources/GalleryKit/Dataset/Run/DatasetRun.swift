@@ -50,6 +50,8 @@ public final class DatasetRun: Sendable {
     let processor: DatasetImageProcessor
     /// Where bodies over ``DatasetOptions/bodyMemoryLimit`` wait for a worker (nil: every body in memory).
     let spool: RowSpool?
+    /// The trainers' indexes, made on first use (see DatasetRun+Indexes).
+    let indexes = Locked<ShardIndexes?>(nil)
 
     /// A run writing into `sink`; `observers` hear the engine's transfers (bytes, for progress).
     public convenience init(options: DatasetOptions, sink: any DatasetSink, observers: [any TransferObserver] = []) throws(DatasetError) {
@@ -181,6 +183,7 @@ public final class DatasetRun: Sendable {
             let failures = await store.finish()
             summary.withLock { $0.failedShards += failures }
         }
+        if let problem = shardIndexes?.update() { summary.withLock { $0.failedShards.append(problem) } }
         if let stop { throw stop }
         return summary.withLock { s in
             s.stopSignal = runner.stopSignal

@@ -55,6 +55,7 @@ extension DatasetColumnType {
         case .int64: .int64
         case .double: .double
         case .bool: .bool
+        case .doubleLists: .doubleLists
         }
     }
 }
@@ -64,6 +65,7 @@ extension InputValue {
     func metadata(as type: DatasetColumnType) -> MetadataValue {
         switch (self, type) {
         case (.null, _): return .null
+        case (_, .doubleLists): return boxes.map { .doubleLists($0) } ?? .null
         case (.string(let s), .string): return .string(s)
         case (_, .string): return text.map { .string($0) } ?? .null
         case (.int(let i), .int64): return .int64(i)

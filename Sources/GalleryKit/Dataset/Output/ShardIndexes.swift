@@ -1,0 +1,128 @@
+import Foundation
+import DatasetFormats
+import GalleryImaging
+import GallerySync
+import GallerySystem
+
+/// The indexes trainers read next to a webdataset's shards, rewritten whenever a shard finishes (and once
+/// at the end of a run, so a resumed or `--retry-failed` run leaves them whole):
+///
+/// - `sizes.json`: `{"00000.tar": samples, ...}` (open_clip's `get_dataset_size`);
+/// - `_info.json`: `{"name", "splits": {"train": {"name", "num_samples", "filenames", "shard_lengths"}}}`
+///   (timm's and chug's webdataset readers);
+/// - `shardindex.json`: wids' `wids-shard-index-v1` (each shard's `url`, relative, `nsamples`, `filesize`, `md5sum`);
+/// - `NNNNN.idx` per tar, line for line what DALI's `wds2idx` writes (`v1.2 N`, then per sample
+///   `ext offset size name` for each member); none for a shard without samples, which wds2idx refuses.
+///
+/// Every shard with a `_stats.json` and a tar counts, whichever run wrote it. Each file is written whole and
+/// then renamed into place (the sink's rule). Local folders only: a dataset in a store gets none yet.
+final class ShardIndexes: Sendable {
+    let folder: String
+    let sink: any DatasetSink
+    private let known = Locked([String: Entry]())
+
+    struct Entry: Sendable, Equatable {
+        var samples: Int
+        var fileSize: Int
+        var md5: String
+        /// The tar's modification time (seconds, nanoseconds).
+        var modified: [Int]
+    }
+
+    init(folder: String, sink: any DatasetSink) {
+        self.folder = folder
+        self.sink = sink
+    }
+
+    /// Brings the indexes up to date; `finished`: the shard just written (its tar is read again even if
+    /// it looks unchanged). A failure is returned as a message (the shards themselves are fine).
+    @discardableResult
+    func update(finished: String? = nil) -> String? {
+        known.withLock { known -> String? in
+            do throws(DatasetFormatError) {
+                let names = try sink.list()
+                let done = Set(names.filter { $0.hasSuffix("_stats.json") }.map { String($0.dropLast("_stats.json".count)) })
+                var entries: [(tar: String, entry: Entry)] = []
+                for name in names where name.hasSuffix(".tar") && done.contains(String(name.dropLast(4))) {
+                    let path = folder + "/" + name
+                    guard let status = Syscall.regularFileStatus(path) else { continue }
+                    let size = Int(status.st_size), modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+                    if let entry = known[name], entry.fileSize == size, entry.modified == modified, finished.map({ $0 + ".tar" != name }) ?? true {
+                        entries.append((name, entry))
+                        continue
+                    }
+                    guard let (entry, idx) = Self.read(path, size: size, modified: modified) else {
+                        return "\(path): not a tar this run can index"
+                    }
+                    let idxName = String(name.dropLast(4)) + ".idx"
+                    if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
+                    known[name] = entry
+                    entries.append((name, entry))
+                }
+                let samples = entries.map { $0.entry.samples }
+                try write("sizes.json", Dictionary(uniqueKeysWithValues: entries.map { ($0.tar, $0.entry.samples) }))
+                try write("_info.json", [
+                    "name": (folder as NSString).lastPathComponent,
+                    "splits": ["train": ["name": "train", "num_samples": samples.reduce(0, +),
+                                         "filenames": entries.map(\.tar), "shard_lengths": samples] as [String: Any]],
+                ] as [String: Any])
+                try write("shardindex.json", [
+                    "__kind__": "wids-shard-index-v1",
+                    "wids_version": 1,
+                    "name": (folder as NSString).lastPathComponent,
+                    "shardlist": entries.map { tar, entry in
+                        ["url": tar, "md5sum": entry.md5, "nsamples": entry.samples, "filesize": entry.fileSize] as [String: Any]
+                    },
+                ] as [String: Any])
+                return nil
+            } catch {
+                return "the shard indexes in \(folder): \(error)"
+            }
+        }
+    }
+
+    private func write(_ name: String, _ text: String) throws(DatasetFormatError) {
+        let handle = try sink.create(name)
+        try handle.write(text)
+        try handle.close()
+    }
+
+    /// A JSON object, keys sorted, indented.
+    private func write(_ name: String, _ object: Any) throws(DatasetFormatError) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+            throw .invalidSchema("\(name): not JSON")
+        }
+        try write(name, String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// The tar's samples, MD5 and wds2idx index (nil when it holds no file), read from its headers.
+    static func read(_ path: String, size: Int, modified: [Int]) -> (Entry, String?)? {
+        guard let file = try? MappedFile(path: path) else { return nil }
+        return file.withUnsafeBytes { raw -> (Entry, String?)? in
+            guard let members = TarMembers.list(raw) else { return nil }
+            // wds2idx's bundles: consecutive members with the same base name (up to the first dot).
+            var bundles: [[TarMembers.Member]] = []
+            var last: String?
+            for member in members {
+                let base = member.name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+                let dot = base.firstIndex(of: ".") ?? base.endIndex
+                let stem = String(member.name.dropLast(base.distance(from: dot, to: base.endIndex)))
+                if stem.isEmpty || stem.hasSuffix("/") { continue }
+                if stem == last { bundles[bundles.count - 1].append(member) } else { bundles.append([member]); last = stem }
+            }
+            var idx: String?
+            if !bundles.isEmpty {
+                var text = "v1.2 \(bundles.count)\n"
+                for bundle in bundles {
+                    text += bundle.map { member in
+                        let base = member.name.split(separator: "/").last.map(String.init) ?? member.name
+                        let ext = base.firstIndex(of: ".").map { String(base[base.index(after: $0)...]) } ?? ""
+                        return "\(ext) \(member.offset) \(member.size) \(member.name)"
+                    }.joined(separator: " ") + "\n"
+                }
+                idx = text
+            }
+            return (Entry(samples: bundles.count, fileSize: size, md5: DatasetHash.md5.hex(raw), modified: modified), idx)
+        }
+    }
+}
