@@ -21,6 +21,9 @@ public struct OptOutSignal: Sendable, Hashable, CustomStringConvertible {
 public struct OriginConsent: Sendable {
     public var robots: RobotsTxt
     public var tdmrep: TDMRep
+    /// Why the origin's files could not be asked for at all (its name did not resolve, or its address is
+    /// refused): nothing is concluded from that, and the image's own request fails for the same reason.
+    public var notAsked: String?
     public init(robots: RobotsTxt = .allowAll, tdmrep: TDMRep = .none) {
         self.robots = robots
         self.tdmrep = tdmrep

@@ -6,6 +6,8 @@ import GallerySync
 /// - robots.txt: a 2xx is parsed (its first 500 KiB: asked for with a Range, since a server may send
 ///   more); a 4xx allows everything; a 5xx, a redirect loop or no answer disallows everything
 ///   (RFC 9309 §2.3.1). Redirects are followed by the engine.
+/// - A host whose name does not resolve, or whose address is refused, gets no verdict (nothing disallowed,
+///   nothing kept): the image's own request then fails for that reason, and a later URL asks again.
 /// - tdmrep.json: a 2xx that reads as rules is used; anything else (404, not JSON) is "no rules", and a
 ///   file that is not JSON is recorded for the run's report.
 /// Callers for an origin whose files are being fetched wait for that one fetch.
@@ -45,7 +47,11 @@ public final class OriginConsentCache: Sendable {
             table[origin] = (task, now)
             return task
         }
-        return await task.value
+        let consent = await task.value
+        if consent.notAsked != nil {
+            entries.withLock { table in if table[origin]?.task == task { table[origin] = nil } }
+        }
+        return consent
     }
 
     func fetch(_ origin: String) async -> OriginConsent {
@@ -62,10 +68,24 @@ public final class OriginConsentCache: Sendable {
                 default: consent.robots = .disallowAll
                 }
             } catch {
+                // A name that did not resolve, or an address we refuse, is not an unreachable robots.txt
+                // (RFC 9309's full disallow): the image's own request fails for that reason, and the files
+                // are asked for again later.
+                switch error.reason {
+                case .nameResolution, .addressRefused:
+                    consent.notAsked = error.reasonText
+                    return consent
+                default: break
+                }
                 consent.robots = .disallowAll
             }
         }
         if wantsTDMRep {
+            let host = Self.host(origin)
+            if TransferEngine.needsResolving(host), case .failure(let failure)? = await engine.configuration.resolver?.resolve(host) {
+                consent.notAsked = failure.description
+                return consent
+            }
             counts.withLock { $0.tdmrep += 1 }
             let url = origin + "/.well-known/tdmrep.json"
             if let response = try? await engine.request(HTTPRequest(url: url)).maximumBodySize(1 << 20).response(),
@@ -75,6 +95,12 @@ public final class OriginConsentCache: Sendable {
             }
         }
         return consent
+    }
+
+    /// The host of an origin (`http://a.example:8080` -> `a.example`).
+    static func host(_ origin: String) -> String {
+        guard let parts = URLParts(origin + "/"), let (host, _) = TransferEngine.hostAndPort(parts) else { return origin }
+        return host
     }
 
     /// `scheme://host[:port]` and the path with its query (`/` when empty), or nil for a URL without both.

@@ -20,8 +20,18 @@ struct AttemptSpec: Sendable {
     var caCertificatesPath: String?
     /// Checked on every new connection's address.
     var addressPolicy: AddressPolicy = .unrestricted
+    /// Refuse link-local addresses whatever `addressPolicy` says (``TransferConfiguration/allowsLinkLocal``).
+    var refusesLinkLocal = false
     /// Sign with SigV4 (libcurl computes the signature).
     var awsSignature: AWSSignature?
+    /// Whether libcurl follows redirects itself; off when the engine's resolver is on (the engine follows
+    /// them, resolving each new host through the resolver).
+    var followRedirects = true
+    /// `CURLOPT_RESOLVE` lines ("host:port:addr,addr"): libcurl connects there without resolving.
+    var resolveEntries: [String] = []
+    /// For a redirect hop the engine follows: the class of the first hop's address, so the address
+    /// policy's origin rule holds across hops as it does within one libcurl transfer.
+    var redirectOrigin: AddressClass?
 }
 
 /// What the sink says when the final 2xx header block is complete.

@@ -48,6 +48,11 @@ extension CurlTransfer {
     /// Before the first request, connections go to the URL's own host: no origin class yet, so the origin
     /// rule lets them through (the user named that host). After it, an unknown origin fails closed.
     private func refusal(for ip: IPAddress) -> AddressRefusal? {
+        if spec.refusesLinkLocal, ip.addressClass == .linkLocal {
+            return AddressRefusal(address: ip.description, addressClass: .linkLocal,
+                                  why: "link-local addresses (cloud metadata services) are not fetched; "
+                                      + "--allow-private-addresses lifts this")
+        }
         let origin = requestsSent == 0 ? nil : (originClass ?? .publicInternet)
         return spec.addressPolicy.refusal(for: ip, origin: origin)
     }

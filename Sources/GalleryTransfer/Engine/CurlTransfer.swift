@@ -39,6 +39,10 @@ final class CurlTransfer: @unchecked Sendable {
         self.spec = spec
         self.sink = sink
         self.onProgress = onProgress
+        if let origin = spec.redirectOrigin {
+            requestsSent = 1
+            originClass = origin
+        }
         easy = try EasyHandle()
         try configure()
     }
@@ -49,7 +53,8 @@ final class CurlTransfer: @unchecked Sendable {
         // Safety: http(s) only, for the first request and for every redirect (file:// etc. refused).
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_FOLLOWLOCATION, 1)
+        try easy.set(CURLOPT_FOLLOWLOCATION, spec.followRedirects ? 1 : 0)
+        if !spec.resolveEntries.isEmpty { try easy.setResolve(spec.resolveEntries) }
         try easy.set(CURLOPT_MAXREDIRS, spec.maxRedirects)
         try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // "" = every encoding libcurl supports; the write callback then sees decoded bytes, so the cap

@@ -9,6 +9,7 @@ final class EasyHandle {
     /// CURLOPT_ERRORBUFFER: libcurl writes its detailed message here (CURL_ERROR_SIZE bytes).
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
 
     init() throws(CurlSetupError) {
         _ = CurlRuntime.initialized
@@ -22,6 +23,7 @@ final class EasyHandle {
     deinit {
         curl_easy_cleanup(raw)
         if let headerList { curl_slist_free_all(headerList) }
+        if let resolveList { curl_slist_free_all(resolveList) }
         errorBuffer.deallocate()
     }
 
@@ -63,6 +65,16 @@ final class EasyHandle {
         try curlCheck(fg_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, list), option: CURLOPT_HTTPHEADER.rawValue)
         if let headerList { curl_slist_free_all(headerList) }
         headerList = list
+    }
+
+    /// CURLOPT_RESOLVE: addresses for host:port pairs, so libcurl does not resolve them; kept alive with
+    /// the handle.
+    func setResolve(_ entries: [String]) throws(CurlSetupError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for entry in entries { list = curl_slist_append(list, entry) }
+        try curlCheck(fg_easy_setopt_slist(raw, CURLOPT_RESOLVE, list), option: CURLOPT_RESOLVE.rawValue)
+        if let resolveList { curl_slist_free_all(resolveList) }
+        resolveList = list
     }
 
     func info(long key: CURLINFO) -> Int {

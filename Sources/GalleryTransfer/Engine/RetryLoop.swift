@@ -34,6 +34,12 @@ extension TransferEngine {
             observers.finish(TransferFinish(id: id, url: url, metrics: metrics, error: e))
             return e
         }
+        // The name is resolved before the transfer queues for a slot: a slow answer holds no slot, and the
+        // attempt then finds it in the resolver's cache.
+        if let resolver = configuration.resolver, let parts = URLParts(url), let (name, _) = Self.hostAndPort(parts),
+           Self.needsResolving(name) {
+            _ = await resolver.resolve(name)
+        }
         while true {
             if Task.isCancelled { throw fail(TransferError(url: url, reason: .cancelled)) }
             let slot = await gate.acquire(host: host)

@@ -54,6 +54,15 @@ public struct TransferConfiguration: Sendable {
     /// A PEM file of CA certificates to trust for https instead of the system's store (a private CA, a
     /// test server's self-signed certificate). Certificates and host names are always verified.
     public var caCertificatesPath: String?
+    /// Connect to link-local addresses (169.254.0.0/16 with the cloud metadata service 169.254.169.254,
+    /// fe80::/10, fd00:ec2::254). Off by default: a URL list is untrusted input, and on a cloud machine it
+    /// could point the engine at the metadata service. Checked on the address of every connection, after
+    /// DNS and after every redirect, whatever the request's ``AddressPolicy``.
+    public var allowsLinkLocal = false
+    /// Resolves host names ahead of each transfer and of each redirect (the engine then follows redirects
+    /// itself); nil leaves resolving to libcurl (the system's getaddrinfo, per transfer). IP literals and
+    /// `localhost` never go to the resolver.
+    public var resolver: (any NameResolver)?
     /// Receivers of progress and completion events.
     public var observers: [any TransferObserver] = []
 

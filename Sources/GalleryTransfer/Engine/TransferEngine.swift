@@ -63,12 +63,24 @@ public final class TransferEngine: Sendable {
             maxBodyBytes: min(request.maxBodyBytes ?? .max, configuration.maxBodyBytes),
             maxRedirects: configuration.maxRedirects,
             sniffImage: sniffImage, caCertificatesPath: configuration.caCertificatesPath,
-            addressPolicy: request.addressPolicy, awsSignature: request.awsSignature)
+            addressPolicy: request.addressPolicy, refusesLinkLocal: !configuration.allowsLinkLocal,
+            awsSignature: request.awsSignature)
     }
 
-    /// Runs one attempt on the loop of `lane`. Task cancellation aborts it from libcurl's progress callback.
+    /// Runs one attempt on the loop of `lane`: through the resolver and hop by hop when one is set, else as
+    /// one libcurl transfer that follows its own redirects.
     func perform(_ spec: AttemptSpec, sink: BodySink, lane: Lane = Lane(loop: 0),
                  onProgress: (@Sendable (Int64, Int64?) -> Void)?) async -> AttemptOutcome {
+        guard let resolver = configuration.resolver else {
+            return await performHop(spec, sink: sink, lane: lane, onProgress: onProgress)
+        }
+        return await performResolved(spec, resolver: resolver, sink: sink, lane: lane, onProgress: onProgress)
+    }
+
+    /// Runs one libcurl transfer on the loop of `lane`. Task cancellation aborts it from libcurl's progress
+    /// callback.
+    func performHop(_ spec: AttemptSpec, sink: BodySink, lane: Lane,
+                    onProgress: (@Sendable (Int64, Int64?) -> Void)?) async -> AttemptOutcome {
         let loop = loops[lane.loop]
         let transfer: CurlTransfer
         do {

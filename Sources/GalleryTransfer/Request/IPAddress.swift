@@ -10,7 +10,7 @@ public enum AddressClass: String, Sendable, Hashable, CaseIterable, CustomString
     case loopback
     /// 10/8, 172.16/12, 192.168/16, 100.64/10 (carrier-grade NAT), fc00::/7 (unique local), fec0::/10.
     case privateNetwork = "private"
-    /// 169.254/16, fe80::/10: the local link (cloud metadata services live here).
+    /// 169.254/16, fe80::/10 and fd00:ec2::254: the local link (cloud metadata services live here).
     case linkLocal = "link-local"
     /// Everything else that can be connected to.
     case publicInternet = "public"
@@ -91,6 +91,12 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     private init(v4: [UInt8]) { bytes = v4 }
 
+    /// An address from its 4 or 16 bytes in network order; nil for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        self.bytes = bytes
+    }
+
     /// The class of this address; an IPv6 address carrying an IPv4 one is classified by the IPv4 address.
     public var addressClass: AddressClass {
         if let inner = embeddedIPv4 { return inner.addressClass }
@@ -109,10 +115,14 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    private static let metadataV6: [UInt8] = [0xFD, 0, 0x0E, 0xC2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54]
+
     private static func classifyV6(_ b: [UInt8]) -> AddressClass {
         if b.allSatisfy({ $0 == 0 }) { return .unspecified }
         if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return .loopback }
         if b[0] == 0xFF { return .multicast }
+        // fd00:ec2::254, the cloud metadata service's IPv6 address, is link-local in all but its prefix.
+        if b == Self.metadataV6 { return .linkLocal }
         if b[0] & 0xFE == 0xFC { return .privateNetwork }            // fc00::/7
         if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return .linkLocal }  // fe80::/10
         if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return .privateNetwork }  // fec0::/10, deprecated site-local

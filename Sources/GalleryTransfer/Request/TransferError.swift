@@ -13,6 +13,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case tooManyRedirects(limit: Int)
         /// Could not resolve or connect.
         case connectionFailed
+        /// The engine's resolver found no address for the host: the class (NXDOMAIN, no address, server
+        /// failure, no answer) and the resolver asked. Not retried: the resolver has tried already.
+        case nameResolution(ResolveFailure)
         /// The request's `AddressPolicy` refused the address a connection would have gone to (never retried).
         case addressRefused(AddressRefusal)
         /// The per-transfer deadline or the connect timeout passed.
@@ -103,6 +106,7 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .redirectRefused: return "redirect to a non-http(s) URL refused"
         case .tooManyRedirects(let n): return "more than \(n) redirects"
         case .connectionFailed: return "could not connect"
+        case .nameResolution(let failure): return failure.description
         case .addressRefused(let refusal): return refusal.description
         case .timedOut: return "timed out"
         case .tooSlow(let bps, let s): return "slower than \(bps) B/s for \(s) s"

@@ -72,6 +72,13 @@ struct DatasetCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var storage: StoreOptions
     @OptionGroup var certificates: CertificateOptions
+    @OptionGroup var dns: DNSOptions
+    @Flag(name: .customLong("allow-private-addresses"), help: ArgumentHelp("""
+        Also fetch from link-local addresses (169.254.0.0/16 with cloud metadata services, fe80::/10, \
+        fd00:ec2::254), refused by default on every connection, after DNS and after every redirect. Loopback \
+        and private addresses are always fetched.
+        """))
+    var allowPrivateAddresses = false
 
     func validate() throws {
         if upscaleInterpolation.lowercased() != "lanczos" || downscaleInterpolation.lowercased() != "area" {
@@ -87,7 +94,9 @@ struct DatasetCommand: AsyncParsableCommand {
                                      (enableWandb || wandbProject != nil, "--enable-wandb: not supported; progress is shown on stderr")] where given {
             StandardError.line("note: \(replacement)")
         }
-        let options = try makeOptions()
+        var options = try makeOptions()
+        options.resolver = try await dns.resolver()
+        options.allowsLinkLocal = allowPrivateAddresses
         let renderer = output.renderer
         let report = DatasetReport(renderer: renderer)
         let summary: DatasetSummary

@@ -21,8 +21,10 @@ struct DownloadCommand: AsyncParsableCommand {
     /// The default since images are checked unless --any-file; kept so existing scripts still parse.
     @Flag(name: .customLong("expect-images"), help: .hidden) var expectImages = false
     @Flag(name: .customLong("allow-private-addresses"),
-          help: "Let redirects lead anywhere (by default not to a more private address than the listed URL's host).")
+          help: "Let URLs and redirects lead anywhere (by default no link-local address, 169.254.0.0/16 or fe80::/10, and no redirect to a more private address than the listed URL's host).")
     var allowPrivateAddresses = false
+
+    @OptionGroup var dns: DNSOptions
     @Flag(name: .customLong("respect-opt-out"),
           help: "Skip files whose site opts them out of AI use (robots.txt, X-Robots-Tag, TDMRep, Content-Signal, Content-Usage), before their body is read.")
     var respectOptOut = false
@@ -54,6 +56,8 @@ struct DownloadCommand: AsyncParsableCommand {
         let aggregate = AggregateProgress()
         var config = transfer.configuration(observers: [aggregate])
         config.retry.maxAttempts = maxAttempts
+        config.resolver = try await dns.resolver()
+        config.allowsLinkLocal = allowPrivateAddresses
         let engine = TransferEngine(configuration: config)
         let report = BatchReport(renderer: output.renderer, aggregate: aggregate, total: requests.count)
 

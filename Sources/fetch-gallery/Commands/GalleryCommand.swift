@@ -84,9 +84,12 @@ struct GalleryCommand: AsyncParsableCommand {
           help: ArgumentHelp("""
               Fetch image URLs from any address. By default an image listed by the API is fetched only from an \
               address no more private than the API host's (a public API cannot reach loopback, private or \
-              link-local addresses), and a --urls entry may not redirect to a more private address than its host's.
+              link-local addresses), a --urls entry may not redirect to a more private address than its host's, and \
+              no URL reaches a link-local address (169.254.0.0/16 with cloud metadata services, fe80::/10).
               """))
     var allowPrivateAddresses = false
+
+    @OptionGroup var dns: DNSOptions
     @Flag(name: .customLong("respect-opt-out"), help: ArgumentHelp("""
               Skip photos whose site opts them out of AI use, before their body is read (robots.txt and its \
               Content-Signal, X-Robots-Tag, TDMRep, Content-Usage: what 'dataset' honours by default). \
@@ -181,6 +184,8 @@ struct GalleryCommand: AsyncParsableCommand {
 
         let aggregate = AggregateProgress()
         var configuration = transfer.configuration(observers: [aggregate])
+        configuration.resolver = try await dns.resolver()
+        configuration.allowsLinkLocal = allowPrivateAddresses
         // A service's image hosts get its API's agent, and no more downloads at once than it asks for.
         if sources.isService, let service = sources.source {
             PhotoServices.configure(&configuration, for: service, userAgent: job.userAgent)

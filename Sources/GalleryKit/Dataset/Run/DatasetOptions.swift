@@ -24,6 +24,10 @@ public struct DatasetOptions: Sendable {
     public var optOut: OptOutPolicy? = OptOutPolicy(tokens: ["fetch-gallery"])
     /// `--user-agent-token`, appended to the User-Agent as img2dataset does.
     public var userAgentToken: String?
+    /// Resolves every host the run fetches from (nil: libcurl asks the system, per transfer).
+    public var resolver: (any NameResolver)?
+    /// Connect to link-local addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254); off by default.
+    public var allowsLinkLocal = false
     /// `--timeout`: seconds without progress before a download fails (connect, or no byte arriving).
     public var timeout = 10.0
     /// A PEM file of CA certificates trusted for https instead of the system's (downloads and the store).

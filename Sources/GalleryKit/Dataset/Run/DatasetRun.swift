@@ -129,6 +129,8 @@ public final class DatasetRun: Sendable {
         config.requestsPerSecondPerHost = nil
         config.maxBodyBytes = options.maxImageBytes
         config.caCertificatesPath = options.caCertificates
+        config.resolver = options.resolver
+        config.allowsLinkLocal = options.allowsLinkLocal
         config.observers = observers
         return config
     }

@@ -53,6 +53,12 @@ struct RowFetcher: Sendable {
             return "HTTP Error \(status): \(HTTPReason.phrase(status))"
         case .refusedByHeaders(let why): return why
         case .timedOut, .tooSlow: return "timed out"
+        case .nameResolution(let failure):
+            switch failure.kind {
+            case .nameNotFound, .invalidName: return "<urlopen error [Errno -2] Name or service not known>"
+            case .noAddress: return "<urlopen error [Errno -5] No address associated with hostname>"
+            case .serverFailure, .timedOut: return "<urlopen error [Errno -3] Temporary failure in name resolution>"
+            }
         case .connectionFailed:
             let curl = error.curlMessage?.lowercased() ?? ""
             if curl.contains("resolve") { return "<urlopen error [Errno -2] Name or service not known>" }

@@ -1,0 +1,199 @@
+import Foundation
+import GallerySync
+import GallerySystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends questions to the nameservers over UDP and matches their answers, on one thread of its own
+/// (`fg-dns`) that polls the sockets: at most `maxInFlight` questions outstanding, at the pace of an AIMD
+/// ``QueryRate``, each tried up to `tryTimeouts.count` times (the n-th try to the n-th server, round robin)
+/// before it ends `.timedOut`. An answer to any earlier try of a question is accepted. An answer counts only
+/// when it comes from one of the servers, with the question's 16-bit random id, name and type (RFC 5452);
+/// a truncated one is asked again over TCP (RFC 7766). One UDP socket per address family, so the source
+/// port is fixed for the exchange's life: fine for a resolver on this machine or a trusted network, weaker
+/// against off-path spoofing than a port per question.
+final class DNSExchange: Sendable {
+    enum Answer: Sendable {
+        case message(DNSMessage)
+        case timedOut
+    }
+
+    typealias Limits = DNSPacing
+
+    let servers: [DNSServer]
+    private let state: ExchangeState
+
+    init(servers: [DNSServer], limits: Limits = Limits()) throws(DNSSetupError) {
+        precondition(!servers.isEmpty)
+        self.servers = servers
+        state = try ExchangeState(servers: servers, limits: limits)
+        let state = state
+        NamedThread.start("fg-dns") { state.run() }
+    }
+
+    deinit { state.stop() }
+
+    /// Asks `type` for `name`: the answer, or `.timedOut` after every try.
+    func ask(_ name: String, _ type: DNSMessage.RecordType) async -> Answer {
+        await withHandOffContinuation { (c: HandOffContinuation<Answer, Never>) in
+            state.submit(ExchangeState.Question(name: name, type: type, reply: c))
+        }
+    }
+
+    /// Questions sent so far (UDP tries and TCP retries) and how often the rate was halved.
+    var counters: (sent: Int, rateDecreases: Int) { state.counters.withLock { ($0.sent, $0.decreases) } }
+}
+
+/// The exchange's loop state: the queue from submitters (locked), everything else touched only by the
+/// loop thread.
+final class ExchangeState: @unchecked Sendable {
+    struct Question {
+        var name: String
+        var type: DNSMessage.RecordType
+        var reply: HandOffContinuation<DNSExchange.Answer, Never>
+    }
+
+    private struct Pending {
+        var question: Question
+        var ids: [UInt16]
+        var tries: Int
+        var sentAt: UInt64 = 0
+        var deadline: UInt64
+    }
+
+    private let servers: [DNSServer]
+    private let limits: DNSExchange.Limits
+    private let sockets: DNSSockets
+    private let incoming = Locked<(questions: [Question], stop: Bool)>(([], false))
+    let counters = Locked<(sent: Int, decreases: Int)>((0, 0))
+    // Loop-thread only:
+    private var queue: [Question] = []
+    private var queueHead = 0
+    private var retries: [Pending] = []
+    private var inFlight: [UInt16: Int] = [:]  // id -> index in `pending`
+    private var pending: [Int: Pending] = [:]
+    private var nextKey = 0
+    private var rate: QueryRate
+    private var random = SystemRandomNumberGenerator()
+
+    init(servers: [DNSServer], limits: DNSExchange.Limits) throws(DNSSetupError) {
+        self.servers = servers
+        self.limits = limits
+        rate = QueryRate(initial: limits.initialRate, minimum: limits.minimumRate, maximum: limits.maximumRate,
+                         increasePerSecond: limits.increasePerSecond)
+        sockets = try DNSSockets(families: Set(servers.map(\.address.isIPv4)))
+    }
+
+    func submit(_ q: Question) {
+        incoming.withLock { $0.questions.append(q) }
+        sockets.wake()
+    }
+
+    func stop() {
+        incoming.withLock { $0.stop = true }
+        sockets.wake()
+    }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    func run() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let (fresh, stop) = incoming.withLock { s in
+                let taken = s.questions
+                s.questions.removeAll(keepingCapacity: true)
+                return (taken, s.stop)
+            }
+            if stop { break }
+            queue.append(contentsOf: fresh)
+            let now = Self.now()
+            expire(now)
+            send(now)
+            let timeout = pollTimeout(Self.now())
+            for (bytes, from) in sockets.wait(milliseconds: timeout, buffer: &buffer) { receive(bytes, from: from) }
+        }
+        // Whoever still waits gets an answer: no continuation is left hanging.
+        for p in pending.values { p.question.reply.resume(returning: .timedOut) }
+        for q in queue[queueHead...] { q.reply.resume(returning: .timedOut) }
+        for p in retries { p.question.reply.resume(returning: .timedOut) }
+        incoming.withLock { s in for q in s.questions { q.reply.resume(returning: .timedOut) } }
+        sockets.close()
+    }
+
+    private func expire(_ now: UInt64) {
+        for (key, p) in pending where p.deadline <= now {
+            pending[key] = nil
+            for id in p.ids { inFlight[id] = nil }
+            rate.lost(now, sentAt: p.sentAt)
+            if p.tries < limits.tryTimeouts.count { retries.append(p) } else { p.question.reply.resume(returning: .timedOut) }
+        }
+        counters.withLock { $0.decreases = rate.decreases }
+    }
+
+    private func send(_ now: UInt64) {
+        while pending.count < limits.maxInFlight, !retries.isEmpty || queueHead < queue.count, rate.take(now) {
+            var p: Pending
+            if !retries.isEmpty {
+                p = retries.removeFirst()
+            } else {
+                p = Pending(question: queue[queueHead], ids: [], tries: 0, deadline: 0)
+                queueHead += 1
+                if queueHead > 1024, queueHead * 2 > queue.count {
+                    queue.removeFirst(queueHead)
+                    queueHead = 0
+                }
+            }
+            var id = UInt16.random(in: 0...UInt16.max, using: &random)
+            while inFlight[id] != nil { id &+= 1 }
+            let server = servers[p.tries % servers.count]
+            p.tries += 1
+            p.ids.append(id)
+            // ±25% jitter: retries of questions a rate-limited resolver dropped at the end of its one-second
+            // window would otherwise land at the same point of the next window, and be dropped again.
+            let timeout = limits.tryTimeouts[p.tries - 1] * Double.random(in: 0.75...1.25, using: &random)
+            p.sentAt = now
+            p.deadline = now + UInt64(timeout * 1e9)
+            let key = nextKey
+            nextKey += 1
+            // A question that stays pending over retries keeps all its ids, so a late answer still counts.
+            for old in p.ids { inFlight[old] = key }
+            pending[key] = p
+            let query = DNSMessage(id: id, questionName: p.question.name, questionType: p.question.type.rawValue)
+            sockets.send(query.encoded(), to: server)
+            counters.withLock { $0.sent += 1 }
+        }
+    }
+
+    private func pollTimeout(_ now: UInt64) -> Int32 {
+        var next = UInt64.max
+        for p in pending.values { next = min(next, p.deadline) }
+        if pending.count < limits.maxInFlight, !retries.isEmpty || queueHead < queue.count {
+            next = min(next, now + rate.wait(now))
+        }
+        guard next != .max else { return 1000 }
+        return Int32(min(1000, max(0, (next > now ? next - now : 0) / 1_000_000 + 1)))
+    }
+
+    private func receive(_ bytes: [UInt8], from: DNSServer?) {
+        guard let message = DNSMessage(decoding: bytes), message.isResponse, let key = inFlight[message.id],
+              let p = pending[key] else { return }
+        // The server asked for one of this question's tries, and the question itself, or it is not our answer.
+        guard let from, servers.contains(from), message.questionName == p.question.name.lowercased(),
+              message.questionType == p.question.type.rawValue else { return }
+        pending[key] = nil
+        for id in p.ids { inFlight[id] = nil }
+        rate.answered(Self.now())
+        if message.truncated {
+            counters.withLock { $0.sent += 1 }
+            let question = p.question
+            let server = from
+            NamedThread.start("fg-dns-tcp") {
+                let answer = DNSSockets.askOverTCP(question.name, question.type, server: server)
+                question.reply.resume(returning: answer.map(DNSExchange.Answer.message) ?? .timedOut)
+            }
+            return
+        }
+        p.question.reply.resume(returning: .message(message))
+    }
+}

@@ -1,0 +1,129 @@
+/// How the resolver paces its questions (see ``QueryRate``): the defaults suit a resolver on this machine
+/// or the local network.
+public struct DNSPacing: Sendable {
+    /// Questions outstanding at once.
+    public var maxInFlight = 64
+    /// Seconds to wait for each try; their count is the tries, their sum bounds a question (7 s).
+    public var tryTimeouts: [Double] = [1, 2, 4]
+    /// Questions a second at the start (then doubling per second while all are answered).
+    public var initialRate: Double = 50
+    public var minimumRate: Double = 5
+    public var maximumRate: Double = 20_000
+    /// Questions a second added each second once a loss was seen.
+    public var increasePerSecond: Double = 20
+    public init() {}
+}
+
+/// How fast questions go to the resolver: a token bucket whose rate follows AIMD, as TCP's window does.
+/// Each answer raises the rate (doubling per second until the first loss, then by 5% of the limit found
+/// each second, 5 to `increasePerSecond`), never past 1.5 times (1.2 after a loss) what was answered in
+/// the last second; at least 2 questions and 5% of those of the current window (a quarter second to a
+/// second, at least 10 questions) going unanswered cut it to 90% of the answers of the last second, by half
+/// at most; losses of questions sent before that cut do not cut again. A resolver that drops
+/// what comes past N questions a second (systemd-resolved, ISP resolvers, dnsmasq's limits) is so held
+/// near N instead of being flooded, while a few names that never answer do not slow everyone else.
+struct QueryRate {
+    private(set) var rate: Double
+    let minimum: Double
+    let maximum: Double
+    let increasePerSecond: Double
+    let initial: Double
+    private var tokens: Double = 1
+    private var last: UInt64 = 0
+    private var slowStart = true
+    private var windowStart: UInt64 = 0
+    private var windowAnswers = 0
+    private var windowLosses = 0
+    private var lastCut: UInt64 = 0
+    /// Questions a second added each second after a loss.
+    private var growth: Double
+    /// When the answers of the last second came, from `answerHead` on (compacted as it advances).
+    private var answerTimes: [UInt64] = []
+    private var answerHead = 0
+    private(set) var decreases = 0
+
+    init(initial: Double = 50, minimum: Double = 5, maximum: Double = 20_000, increasePerSecond: Double = 20) {
+        rate = initial
+        self.initial = initial
+        self.minimum = minimum
+        self.maximum = maximum
+        self.increasePerSecond = increasePerSecond
+        growth = increasePerSecond
+    }
+
+    /// At most a tenth of a second's worth at once: a burst never exceeds what a per-second limit allows.
+    private var capacity: Double { max(1, rate / 10) }
+
+    private mutating func refill(_ now: UInt64) {
+        if last != 0, now > last { tokens = min(capacity, tokens + Double(now - last) / 1e9 * rate) }
+        last = now
+    }
+
+    /// Takes a token if one is there.
+    mutating func take(_ now: UInt64) -> Bool {
+        refill(now)
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    /// Nanoseconds until the next token.
+    mutating func wait(_ now: UInt64) -> UInt64 {
+        refill(now)
+        return tokens >= 1 ? 0 : UInt64((1 - tokens) / rate * 1e9) + 1
+    }
+
+    mutating func answered(_ now: UInt64) {
+        windowAnswers += 1
+        answerTimes.append(now)
+        rate = min(maximum, rate + (slowStart ? 1 : growth / rate))
+        // Never more than half again (before the first loss) or a fifth above (after it) what the resolver
+        // answered in the last second: losses show a second late (a try's timeout), and growing blind for
+        // that second would overshoot a hard limit by far.
+        rate = min(rate, max(initial, (slowStart ? 1.5 : 1.2) * answeredLastSecond(now)))
+        evaluate(now)
+    }
+
+    /// A try that went unanswered; one sent before the last cut says nothing about the pace since.
+    mutating func lost(_ now: UInt64, sentAt: UInt64) {
+        guard sentAt >= lastCut else { return }
+        windowLosses += 1
+        evaluate(now)
+    }
+
+    /// Answers in the last second, for the rate the resolver actually sustains.
+    private mutating func answeredLastSecond(_ now: UInt64) -> Double {
+        while answerHead < answerTimes.count, now - answerTimes[answerHead] > 1_000_000_000 { answerHead += 1 }
+        if answerHead > 4096, answerHead * 2 > answerTimes.count {
+            answerTimes.removeFirst(answerHead)
+            answerHead = 0
+        }
+        return Double(answerTimes.count - answerHead)
+    }
+
+    /// Cuts as soon as a quarter second holds at least 2 losses and 5% of the questions (so a burst past
+    /// the limit is answered within about one try's timeout), to 90% of the answers of the last second.
+    private mutating func evaluate(_ now: UInt64) {
+        if windowStart == 0 { windowStart = now }
+        let elapsed = now - windowStart
+        let asked = windowAnswers + windowLosses
+        // At least 10 questions in the window: a few names that never answer, in a lull, say nothing about
+        // the resolver's load (cutting on them once dropped a whole run to the minimum pace).
+        if elapsed >= 250_000_000, asked >= 10, windowLosses >= 2, Double(windowLosses) >= 0.05 * Double(asked) {
+            let sustained = answeredLastSecond(now)
+            rate = max(minimum, rate / 2, 0.9 * min(rate, sustained))
+            // Near a limit just found, grow by 5% of it a second (at most `increasePerSecond`): back above
+            // it in about two seconds rather than at once.
+            growth = max(5, min(increasePerSecond, 0.05 * sustained))
+            tokens = min(tokens, 1)
+            slowStart = false
+            decreases += 1
+            lastCut = now
+        } else if elapsed < 1_000_000_000 {
+            return
+        }
+        windowStart = now
+        windowAnswers = 0
+        windowLosses = 0
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// `dataset` resolving through its own resolver (`--dns-server`, a scripted DNS server on 127.0.0.1): a host
+/// asked once for all its rows, img2dataset's texts for each DNS failure class, link-local refused, and a
+/// dead resolver refused before any shard is written.
+@Suite struct DatasetDNSTests {
+    @Test func rowsGetTheirDNSClassAndEachHostIsAskedOnce() async throws {
+        let work = try TempDirectory(prefix: "dataset-dns")
+        let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let server = try FaultServer()
+        server.routeUnmatched { request, _ in
+            request.path == "/robots.txt" ? .status(404, text: "none") : .status(200, headers: ["Content-Type": "image/jpeg"], body: photo)
+        }
+        let dns = try TestDNSServer()
+        for i in 0..<4 { dns.set("site\(i).test", .address(v4: ["127.0.0.1"], ttl: 60)) }
+        dns.set("gone.test", .nameError(negativeTTL: 60))
+        dns.set("broken.test", .serverFailure)
+        dns.set("metadata.test", .address(v4: ["169.254.169.254"], ttl: 60))
+        let port = server.port
+        var urls: [String] = []
+        for i in 0..<20 { urls.append("http://site\(i % 4).test:\(port)/\(i).jpg") }
+        urls += ["http://gone.test:\(port)/a.jpg", "http://broken.test:\(port)/a.jpg",
+                 "http://metadata.test:\(port)/latest/meta-data/", "http://169.254.169.254/latest/meta-data/"]
+        let list = try work.write(Array(urls.joined(separator: "\n").utf8), to: "list.txt")
+        let out = work.file("out")
+        let r = try await DatasetCLI.run(["--url-list", list, "--output-folder", out, "--dns-server", dns.address,
+                                          "--timeout", "5", "--quiet"])
+        #expect(r.exitCode == 0, "\(r.stderrText)")
+        let rows = DatasetCLI.rows(try await DatasetCLI.read(out))
+        for i in 0..<20 { #expect(rows[String(format: "%09d", i)]?["status"] as? String == "success", "row \(i)") }
+        let message = { (i: Int) in rows[String(format: "%09d", i)]?["error_message"] as? String ?? "" }
+        #expect(message(20) == "<urlopen error [Errno -2] Name or service not known>")
+        #expect(message(21) == "<urlopen error [Errno -3] Temporary failure in name resolution>")
+        #expect(message(22).contains("refused to connect to 169.254.169.254 (link-local)"), "\(message(22))")
+        #expect(message(23).contains("refused to connect to 169.254.169.254 (link-local)"), "\(message(23))")
+        for i in 0..<4 {
+            #expect(dns.questions("site\(i).test", .a) == 1 && dns.questions("site\(i).test", .aaaa) == 1, "site\(i).test")
+        }
+        #expect(dns.questions("gone.test", .a) == 1)
+    }
+
+    @Test func aDeadResolverStopsTheCommandBeforeAnyShard() async throws {
+        let work = try TempDirectory(prefix: "dataset-dns-dead")
+        let dns = try TestDNSServer()
+        let address = dns.address
+        dns.stop()
+        let list = try work.write(Array("http://site.test/a.jpg\n".utf8), to: "list.txt")
+        let out = work.file("out")
+        let start = Date()
+        let r = try await DatasetCLI.run(["--url-list", list, "--output-folder", out, "--dns-server", address, "--quiet"])
+        #expect(r.exitCode == 3, "\(r.stderrText)")
+        #expect(r.stderrText.contains("the DNS resolver \(address) did not answer"), "\(r.stderrText)")
+        #expect(Date().timeIntervalSince(start) < 30)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        #expect(!written.contains { $0.hasSuffix(".parquet") || $0.hasSuffix("_stats.json") }, "\(written)")
+        let typo = try await DatasetCLI.run(["--url-list", list, "--output-folder", out, "--dns-server", "127.0.0.1:99999"])
+        #expect(typo.exitCode == 2 && typo.stderrText.contains("--dns-server 127.0.0.1:99999"), "\(typo.stderrText)")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import GalleryTransfer
+
+/// The resolver's parts without a server: the wire format on hostile input, the cache's bounds and
+/// lifetimes, reading answers (CNAME chains, negative TTLs), and naming servers.
+@Suite struct ResolverPartsTests {
+    @Test func aMessageRoundTripsAndHostileOnesAreRefused() throws {
+        let answer = DNSMessage(id: 0xBEEF, isResponse: true, questionName: "a.test", questionType: 1,
+                                answers: [.init(name: "a.test", type: 5, ttl: 60, data: "b.test"),
+                                          .init(name: "b.test", type: 1, ttl: 30, data: "192.0.2.7")],
+                                authority: [.init(name: "test", type: 6, ttl: 100, data: "40")])
+        let decoded = try #require(DNSMessage(decoding: answer.encoded()))
+        #expect(decoded == answer)
+        // A compression pointer pointing at itself must not loop.
+        var looping = DNSMessage(id: 1, questionName: "x", questionType: 1).encoded()
+        looping.replaceSubrange(12..<15, with: [0xC0, 12, 0])
+        #expect(DNSMessage(decoding: looping) == nil)
+        // Cut anywhere: nil, never a crash.
+        let bytes = answer.encoded()
+        for end in 0..<bytes.count - 1 { _ = DNSMessage(decoding: Array(bytes[0..<end])) }
+        #expect(DNSMessage(decoding: Array(bytes.dropLast(3))) == nil)
+    }
+
+    @Test func answersAreReadAlongTheirCNAMEChainWithTheSmallestTTL() {
+        let chain = DNSMessage(id: 1, isResponse: true, questionName: "a.test", questionType: 1,
+                               answers: [.init(name: "a.test", type: 5, ttl: 45, data: "b.test"),
+                                         .init(name: "b.test", type: 1, ttl: 90, data: "192.0.2.1"),
+                                         .init(name: "other.test", type: 1, ttl: 90, data: "192.0.2.9")])
+        let (outcome, ttl) = ForwardingResolver.interpret(.message(chain), name: "a.test", type: .a)
+        #expect(outcome == .addresses(["192.0.2.1"]) && ttl == 45, "the alias's TTL bounds the answer's")
+        let missing = DNSMessage(id: 1, isResponse: true, rcode: 3, questionName: "gone.test", questionType: 1,
+                                 authority: [.init(name: "test", type: 6, ttl: 3600, data: "120")])
+        let negative = ForwardingResolver.interpret(.message(missing), name: "gone.test", type: .a)
+        #expect(negative.0 == .nameError && negative.1 == 120, "the SOA's minimum, RFC 2308")
+        #expect(ForwardingResolver.interpret(.timedOut, name: "x.test", type: .a).0 == .timedOut)
+        let policy = DNSCachePolicy()
+        #expect(policy.seconds(for: .addresses(["192.0.2.1"]), ttl: 1) == 300)
+        #expect(policy.seconds(for: .nameError, ttl: 10_000_000) == 86_400)
+        #expect(policy.seconds(for: .serverFailure(2), ttl: 0) == 30)
+    }
+
+    @Test func theCacheKeepsItsBoundAndDropsTheLeastRecentlyUsed() {
+        var cache = DNSCache(capacity: 8)
+        let key = { (i: Int) in DNSCache.Key(name: "host\(i).test", type: 1) }
+        for i in 0..<8 { cache.store(key(i), .addresses(["192.0.2.\(i)"]), seconds: 60, now: 1) }
+        #expect(cache.lookup(key(0), now: 2) == .addresses(["192.0.2.0"]))
+        cache.store(key(8), .nameError, seconds: 60, now: 3)
+        #expect(cache.count == 8 && cache.evictions == 1)
+        #expect(cache.lookup(key(1), now: 4) == nil, "the least recently used went")
+        #expect(cache.lookup(key(0), now: 4) != nil, "a name used again stays")
+        for i in 9..<1000 { cache.store(key(i), .noData, seconds: 60, now: 5) }
+        #expect(cache.count <= 8)
+        #expect(cache.lookup(key(999), now: 60_000_000_000) == .noData)
+        #expect(cache.lookup(key(999), now: 61_000_000_006) == nil, "expired after its seconds")
+    }
+
+    @Test func serversAreNamedByAddressAndPort() {
+        #expect(DNSServer("127.0.0.53")?.description == "127.0.0.53:53")
+        #expect(DNSServer("10.0.0.2:5353")?.description == "10.0.0.2:5353")
+        #expect(DNSServer("[::1]:5353")?.description == "[::1]:5353")
+        #expect(DNSServer("::1")?.description == "[::1]:53")
+        for bad in ["dns.example", "127.0.0.1:0", "127.0.0.1:70000", "[::1", ""] { #expect(DNSServer(bad) == nil, "\(bad)") }
+        let conf = "# comment\nsearch lan\nnameserver 127.0.0.53\nnameserver fe80::1%eth0\nnameserver  ::1\noptions edns0\n"
+        #expect(DNSServer.parseResolvConf(conf).map(\.description) == ["127.0.0.53:53", "[::1]:53"])
+        #expect(DNSMessage.isValidName("a-b.example") && !DNSMessage.isValidName("a..b") && !DNSMessage.isValidName(String(repeating: "a", count: 64)))
+    }
+}
