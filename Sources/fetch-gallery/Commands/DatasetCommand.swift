@@ -98,7 +98,7 @@ struct DatasetCommand: AsyncParsableCommand {
         options.resolver = try await dns.resolver()
         options.allowsLinkLocal = allowPrivateAddresses
         let renderer = output.renderer
-        let report = DatasetReport(renderer: renderer)
+        let report = DatasetReport(renderer: renderer, quiet: output.quiet)
         let summary: DatasetSummary
         var activity: String?
         var interrupts: Interrupts?
@@ -130,6 +130,8 @@ struct DatasetCommand: AsyncParsableCommand {
                 + "\(summary.failedToResize) failed_to_resize"
                 + (summary.optedOut > 0 ? ", \(summary.optedOut) opted_out" : "") + "; \(summary.shardsWritten) shard(s) written"
                 + (summary.shardsAlreadyDone > 0 ? ", \(summary.shardsAlreadyDone) already done" : ""))
+            if let breakdown = summary.failureBreakdown { StandardError.line("failures by class: \(breakdown)") }
+            if let hint = summary.failureHint { StandardError.line("hint: \(hint)") }
             if let activity { StandardError.line("\(options.outputFolder): \(activity)") }
         }
         for failure in summary.failedShards { StandardError.line("error: shard \(failure)") }

@@ -10,7 +10,18 @@ final class DatasetReport: DatasetRunObserver {
     private let start = Date()
     private let counts = Locked((total: 0, done: 0, failed: 0, skipped: 0))
 
-    init(renderer: any ProgressRenderer) { self.renderer = renderer }
+    private let quiet: Bool
+
+    init(renderer: any ProgressRenderer, quiet: Bool = false) {
+        self.renderer = renderer
+        self.quiet = quiet
+    }
+
+    /// One class of failure is most of them: said while the run goes on (a JSON event too).
+    func warning(_ text: String) {
+        renderer.event("warning", ["message": text])
+        if !quiet { StandardError.line("warning: \(text)") }
+    }
 
     func shardStarted(name: String, rows: Int) { counts.withLock { $0.total += rows } }
 

@@ -70,3 +70,22 @@ import Testing
         }
     }
 }
+
+/// The run says why rows failed: a breakdown by class at the end, and a hint (also while the run goes on)
+/// when one class is most of the failures and an option can change it.
+@Suite struct DatasetFailureClassTests {
+    @Test func aDominantClassIsNamedWithWhatToDo() async throws {
+        var fixture = try DatasetFixture(count: 40)
+        fixture.server.route("/stall.jpg") { _, _ in .status(200, text: "late").stallBeforeHeaders(seconds: 20) }
+        for i in 0..<30 { fixture.rows[i].url = fixture.server.url("/stall.jpg?\(i)") }
+        let list = try fixture.writeCSV()
+        let result = try await DatasetCLI.run(["--url-list", list, "--input-format", "csv", "--output-folder",
+                                               fixture.work.file("out"), "--timeout", "1", "--progress", "none"]
+                                              + DatasetFixture.options)
+        #expect(result.exitCode == 0, "\(result.stderrText)")
+        #expect(result.stderrText.contains("failures by class: timed out 30 ("), "\(result.stderrText)")
+        #expect(result.stderrText.contains("hint: "), "\(result.stderrText)")
+        #expect(result.stderrText.contains("of failures are 'timed out': raise --timeout"), "\(result.stderrText)")
+        #expect(result.stderrText.components(separatedBy: "warning: ").count == 2, "warned once while running: \(result.stderrText)")
+    }
+}

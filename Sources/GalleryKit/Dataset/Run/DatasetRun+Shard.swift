@@ -2,6 +2,7 @@ import DatasetFormats
 import Foundation
 import GalleryImaging
 import GallerySync
+import Synchronization
 
 extension DatasetRun {
     /// One shard: its rows fetched and processed concurrently, written as they finish (img2dataset writes in
@@ -63,10 +64,12 @@ extension DatasetRun {
         }
         // Done: a partial shard this run completed is no longer marked so (the stats file, written last, rules).
         if work.keepsFailures { sink.remove(DatasetShardWriter.partialName(name)) }
-        summary.withLock {
+        let hint: String? = summary.withLock {
             $0.add(tally)
             $0.shardsWritten += 1
+            return $0.failureHint
         }
+        if let hint, !warnedOfFailures.exchange(true, ordering: .relaxed) { observer?.warning(hint) }
         observer?.shardFinished(name: name, count: work.rows.count, successes: tally.successes)
         shardIndexes?.update(finished: name)
     }
@@ -194,6 +197,8 @@ struct ShardCounts: Sendable {
     var statusDict: [(status: String, count: Int)] = []
     private var statusIndex: [String: Int] = [:]
     var failure: String?
+    /// The rows that did not succeed, by why.
+    var classes: [FailureClass: Int] = [:]
     /// The rows written.
     var rows: Int { successes + failedToDownload + failedToResize + optedOut }
 
@@ -204,6 +209,7 @@ struct ShardCounts: Sendable {
         case .failedToResize: failedToResize += 1
         case .optedOut: optedOut += 1
         }
+        if let kind = FailureClass(status: outcome.status, message: outcome.errorMessage) { classes[kind, default: 0] += 1 }
         let status = outcome.errorMessage ?? "success"
         if let i = statusIndex[status] { statusDict[i].count += 1 } else {
             statusIndex[status] = statusDict.count
@@ -228,5 +234,6 @@ extension DatasetSummary {
         failedToDownload += tally.failedToDownload
         failedToResize += tally.failedToResize
         optedOut += tally.optedOut
+        failuresByClass.merge(tally.classes, uniquingKeysWith: +)
     }
 }

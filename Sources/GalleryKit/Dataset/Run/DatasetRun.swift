@@ -3,6 +3,7 @@ import Foundation
 import GalleryImaging
 import GallerySync
 import GalleryTransfer
+import Synchronization
 
 /// Hears how a dataset run goes, for a progress display. Called from any thread; keep it quick.
 public protocol DatasetRunObserver: Sendable {
@@ -14,6 +15,12 @@ public protocol DatasetRunObserver: Sendable {
     func shardFinished(name: String, count: Int, successes: Int)
     /// A shard was left alone: done by an earlier run, or another `--shard`'s.
     func shardSkipped(name: String, rows: Int, done: Bool)
+    /// Said once while the run goes on: one class of failure is most of them, and what to do about it.
+    func warning(_ text: String)
+}
+
+extension DatasetRunObserver {
+    public func warning(_ text: String) {}
 }
 
 /// What a run did.
@@ -35,6 +42,8 @@ public struct DatasetSummary: Sendable, Equatable {
     public var unfinishedShards = 0
     /// The signal that stopped the run (``BatchRunner/stopWithoutSignal`` for a stop by code); nil when it ran to its end.
     public var stopSignal: Int32?
+    /// The rows that did not succeed, by why (``FailureClass``).
+    public var failuresByClass: [FailureClass: Int] = [:]
 }
 
 /// `fetch-gallery dataset`: the URL list cut into shards, each row downloaded through the project's engine,
@@ -50,6 +59,8 @@ public final class DatasetRun: Sendable {
     let processor: DatasetImageProcessor
     /// Where bodies over ``DatasetOptions/bodyMemoryLimit`` wait for a worker (nil: every body in memory).
     let spool: RowSpool?
+    /// Whether the dominant failure class was warned of (once a run).
+    let warnedOfFailures = Atomic<Bool>(false)
     /// The trainers' indexes, made on first use (see DatasetRun+Indexes).
     let indexes = Locked<ShardIndexes?>(nil)
 
