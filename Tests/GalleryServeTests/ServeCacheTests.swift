@@ -1,5 +1,6 @@
 import Foundation
 import GalleryKit
+import GallerySync
 import GalleryTestSupport
 import Testing
 
@@ -45,6 +46,29 @@ import Testing
         #expect(late.status == 200 && late.headers["X-Cache"] == "revalidated")
         let requests = origin.requests(path: "/a.jpg")
         #expect(requests.count == 2 && requests.last?.headers["If-None-Match"] == "\"v1\"")
+    }
+
+    /// A source that sends neither ETag nor Last-Modified: after the TTL it is fetched again, and a client holding
+    /// the old result's ETag gets the new image (200, another ETag), not a 304 for what it no longer is.
+    @Test func aSourceWithoutValidatorsNeverGetsAStale304() async throws {
+        let before = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let after = try Corpus.bytes("libjpeg-turbo/testimgint.jpg")
+        let origin = try FaultServer()
+        defer { origin.stop() }
+        let current = Locked(before)
+        origin.route("/n.jpg") { _, _ in .file(current.withLock { $0 }, contentType: "image/jpeg") }
+        let server = try await ServeProcess(["--allow-private-addresses", "--ttl", "1", "--quiet"])
+        defer { _ = server.stop() }
+        let url = server.baseURL + "/insecure/w:32/plain/" + origin.url("/n.jpg")
+        let first = try await Client.get(url)
+        let etag = try #require(first.headers["ETag"])
+        #expect(try await Client.get(url, headers: ["If-None-Match": etag]).status == 304, "the same image: 304")
+        current.withLock { $0 = after }
+        try await Task.sleep(for: .milliseconds(1300))
+        let changed = try await Client.get(url, headers: ["If-None-Match": etag])
+        #expect(changed.status == 200, "a changed image answered \(changed.status) to the old ETag")
+        #expect(changed.headers["ETag"] != nil && changed.headers["ETag"] != etag)
+        #expect(origin.requests(path: "/n.jpg").count == 2)
     }
 
     @Test func concurrentIdenticalRequestsDecodeOnce() async throws {

@@ -48,7 +48,9 @@ extension ImageService {
         } catch {
             throw ServeError(status: 500, "encoding \(source) as \(format.rawValue): \(error)")
         }
-        let validator = info?.validator.map(Self.text) ?? ""
+        // A source without a validator (no ETag, no Last-Modified) is known by what it gave: the result's own bytes
+        // go into the ETag, so once the image changes a client's old tag never gets a 304.
+        let validator = info?.validator.map(Self.text) ?? "result:" + SHA256.hex(encoded)
         let etag = "\"" + SHA256.hex(Array("\(validator)|\(options.normalized)|q\(quality)|\(format.rawValue)".utf8)).prefix(32) + "\""
         let stored = StoredResult(header: .init(contentType: format.mediaType, etag: etag, sourceValidator: info?.validator.map(Self.text),
                                                 checked: Date().timeIntervalSince1970), body: encoded)
