@@ -37,3 +37,40 @@ public enum Digest: String, Sendable, CaseIterable {
 
 /// The dataset's name for ``Digest`` (`--compute-hash` / `--verify-hash`).
 public typealias DatasetHash = Digest
+
+/// A ``Digest`` computed over bytes that arrive in pieces (a file read in chunks), so nothing holds them whole.
+public final class DigestStream {
+    private let context: OpaquePointer
+
+    public init(_ digest: Digest) {
+        context = EVP_MD_CTX_new()!
+        let evp: OpaquePointer? = switch digest {
+        case .md5: EVP_md5()
+        case .sha256: EVP_sha256()
+        case .sha512: EVP_sha512()
+        }
+        precondition(EVP_DigestInit_ex(context, evp, nil) == 1, "EVP_DigestInit_ex(\(digest.rawValue)) failed")
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        precondition(EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1, "EVP_DigestUpdate failed")
+    }
+
+    /// The digest as lower-case hex; the stream is done after it.
+    public func hex() -> String {
+        var digest = [UInt8](repeating: 0, count: 64)
+        var length: UInt32 = 0
+        precondition(EVP_DigestFinal_ex(context, &digest, &length) == 1, "EVP_DigestFinal_ex failed")
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(Int(length) * 2)
+        for byte in digest.prefix(Int(length)) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
