@@ -16,17 +16,22 @@ public enum Digest: String, Sendable, CaseIterable {
         var length: UInt32 = 0
         let ok = EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, evp, nil)
         precondition(ok == 1, "EVP_Digest(\(rawValue)) failed")
+        return Self.hexText(digest.prefix(Int(length)))
+    }
+
+    /// Bytes as lower-case hex digits.
+    static func hexText(_ bytes: ArraySlice<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
-        text.reserveCapacity(Int(length) * 2)
-        for byte in digest.prefix(Int(length)) {
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 15)])
         }
         return String(decoding: text, as: UTF8.self)
     }
 
-    private var evp: OpaquePointer? {
+    var evp: OpaquePointer? {
         switch self {
         case .md5: EVP_md5()
         case .sha256: EVP_sha256()
@@ -44,12 +49,7 @@ public final class DigestStream {
 
     public init(_ digest: Digest) {
         context = EVP_MD_CTX_new()!
-        let evp: OpaquePointer? = switch digest {
-        case .md5: EVP_md5()
-        case .sha256: EVP_sha256()
-        case .sha512: EVP_sha512()
-        }
-        precondition(EVP_DigestInit_ex(context, evp, nil) == 1, "EVP_DigestInit_ex(\(digest.rawValue)) failed")
+        precondition(EVP_DigestInit_ex(context, digest.evp, nil) == 1, "EVP_DigestInit_ex(\(digest.rawValue)) failed")
     }
 
     deinit { EVP_MD_CTX_free(context) }
@@ -64,13 +64,6 @@ public final class DigestStream {
         var digest = [UInt8](repeating: 0, count: 64)
         var length: UInt32 = 0
         precondition(EVP_DigestFinal_ex(context, &digest, &length) == 1, "EVP_DigestFinal_ex failed")
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(Int(length) * 2)
-        for byte in digest.prefix(Int(length)) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Digest.hexText(digest.prefix(Int(length)))
     }
 }
