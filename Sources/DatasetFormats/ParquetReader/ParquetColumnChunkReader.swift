@@ -23,13 +23,8 @@ struct ParquetColumnChunkReader {
             guard offset < chunk.count else {
                 throw ParquetFormatProblem("the column chunk ends after \(values.count) of its \(rows) rows")
             }
-            let (header, bodyStart) = try ParquetPageHeader.read(chunk, at: offset)
-            let size = Int(header.compressedSize)
-            guard size <= chunk.count - bodyStart else {
-                throw ParquetFormatProblem("a page of \(size) bytes runs past its column chunk (\(chunk.count - bodyStart) bytes left)")
-            }
-            let body = UnsafeRawBufferPointer(rebasing: chunk[bodyStart..<(bodyStart + size)])
-            offset = bodyStart + size
+            let (header, body, pageEnd) = try ParquetPageHeader.page(in: chunk, at: offset)
+            offset = pageEnd
             if header.kind == ParquetPageHeader.Kind.data.rawValue || header.kind == ParquetPageHeader.Kind.dataV2.rawValue {
                 guard Int(header.valueCount) <= rows - values.count else {
                     throw ParquetFormatProblem("a page of \(header.valueCount) values past the row group's \(rows) rows")

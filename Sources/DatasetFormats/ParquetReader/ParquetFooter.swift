@@ -142,6 +142,18 @@ struct ParquetPageHeader {
     var repetitionLevelsLength: Int32 = 0
     var isCompressed = true
 
+    /// The page at `offset` of a column chunk: its header, its (still compressed) body, and the offset of the
+    /// next page; a body that runs past the chunk is refused.
+    static func page(in chunk: UnsafeRawBufferPointer, at offset: Int) throws(ParquetFormatProblem)
+        -> (header: ParquetPageHeader, body: UnsafeRawBufferPointer, next: Int) {
+        let (header, bodyStart) = try read(chunk, at: offset)
+        let size = Int(header.compressedSize)
+        guard size <= chunk.count - bodyStart else {
+            throw ParquetFormatProblem("a page of \(size) bytes runs past its column chunk (\(chunk.count - bodyStart) bytes left)")
+        }
+        return (header, UnsafeRawBufferPointer(rebasing: chunk[bodyStart..<(bodyStart + size)]), bodyStart + size)
+    }
+
     /// Reads a page header at `offset`; returns it and the offset just past it.
     static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ParquetFormatProblem) -> (ParquetPageHeader, Int) {
         var h = ParquetPageHeader()

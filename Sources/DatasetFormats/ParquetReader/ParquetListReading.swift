@@ -40,13 +40,8 @@ extension ParquetColumnChunkReader {
                 if builder.open { builder.finishRow(); continue }
                 throw ParquetFormatProblem("the column chunk ends after \(builder.rows.count) of its \(rows) rows")
             }
-            let (header, bodyStart) = try ParquetPageHeader.read(chunk, at: offset)
-            let size = Int(header.compressedSize)
-            guard size <= chunk.count - bodyStart else {
-                throw ParquetFormatProblem("a page of \(size) bytes runs past its column chunk (\(chunk.count - bodyStart) bytes left)")
-            }
-            let body = UnsafeRawBufferPointer(rebasing: chunk[bodyStart..<(bodyStart + size)])
-            offset = bodyStart + size
+            let (header, body, pageEnd) = try ParquetPageHeader.page(in: chunk, at: offset)
+            offset = pageEnd
             let count = Int(header.valueCount)
             var repetition = [UInt32](), definition = [UInt32](), values = [ParquetReadValue]()
             switch ParquetPageHeader.Kind(rawValue: header.kind) {
