@@ -81,6 +81,7 @@ extension DatasetCommand {
         if let spec = try shard.resolve(environment: ProcessInfo.processInfo.environment) {
             o.shard = (spec.index, spec.count)
         }
+        o.subset = try subset.subset()
         do { try o.validate() } catch { throw ValidationError(error.description) }
         return o
     }

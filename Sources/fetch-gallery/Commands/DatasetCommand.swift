@@ -14,13 +14,16 @@ struct DatasetCommand: AsyncParsableCommand {
             00000_stats.json written last. A shard with its _stats.json is done and skipped by the next run.
             Example: fetch-gallery dataset --url-list urls.csv --input-format csv --url-col url --caption-col text \
             --output-format webdataset --output-folder out --resize-mode keep_ratio
+            Reshape a finished dataset without downloading again: fetch-gallery dataset --url-list out \
+            --input-format webdataset --resize-mode no --number-sample-per-shard 1000 --where 'width>=256' \
+            --output-folder out-1k (keys, captions and metadata carried over; bytes copied unless resized).
             Exit status: 0 done (rows that failed are in the metadata); 1 a shard could not be written; \
             2 usage error or a missing column; 3 the URL list could not be read; 130 interrupted (Ctrl-C), 143 \
             stopped by SIGTERM: each started shard keeps the rows that finished and the same command completes it.
             """)
 
-    @Option(name: .customLong("url-list"), help: "A URL list file, or a folder of them (read in name order).") var urlList: String
-    @Option(name: .customLong("input-format"), help: "txt, csv, tsv, json, jsonl, each also .gz.") var inputFormat = "txt"
+    @Option(name: .customLong("url-list"), help: "A URL list file, or a folder of them (read in name order); or a finished dataset's folder or shard.") var urlList: String
+    @Option(name: .customLong("input-format"), help: "txt, csv, tsv, json, jsonl, each also .gz, parquet; or webdataset, parquet-images, files: a finished dataset (ours or img2dataset's) made again from the images its shards hold, nothing downloaded.") var inputFormat = "txt"
     @Option(name: .customLong("url-col"), help: "The column holding the URL.") var urlCol = "url"
     @Option(name: .customLong("caption-col"), help: "The column holding the caption (saved as caption / .txt).") var captionCol: String?
     @Option(name: .customLong("save-additional-columns"), help: "Input columns to keep in the metadata: a,b.") var saveAdditionalColumns: String?
@@ -68,6 +71,7 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once (replaces --thread-count).") var jobs = 64
     @Option(name: .customLong("per-host"), help: "Downloads at once per host.") var perHost = 16
     @Option(help: "Threads decoding and resizing (default: one per core; replaces --processes-count).") var workers = 0
+    @OptionGroup var subset: SubsetOptions
     @OptionGroup var shard: ShardOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var storage: StoreOptions

@@ -1,6 +1,10 @@
-/// The URL list formats `--input-format` takes, as img2dataset names them (`csv`, `csv.gz`, ...).
+/// The URL list formats `--input-format` takes, as img2dataset names them (`csv`, `csv.gz`, ...), and the
+/// finished datasets a new one is made from without downloading again (`webdataset`, `parquet-images`, `files`).
 public struct DatasetInputFormat: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, CaseIterable { case txt, csv, tsv, json, jsonl, parquet }
+    public enum Kind: String, Sendable, CaseIterable {
+        case txt, csv, tsv, json, jsonl, parquet
+        case webdataset, parquetImages = "parquet-images", files
+    }
     public var kind: Kind
     /// The files are gzip-compressed (`.gz`).
     public var gzip: Bool
@@ -14,8 +18,9 @@ public struct DatasetInputFormat: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(DatasetError) {
         let gzip = text.hasSuffix(".gz")
         let base = gzip ? String(text.dropLast(3)) : text
-        guard let kind = Kind(rawValue: base), !(gzip && kind == .parquet) else {
-            throw .invalidOption("--input-format \(text) is not one of txt, csv, tsv, json, jsonl (each also .gz), parquet")
+        guard let kind = Kind(rawValue: base), !(gzip && (kind == .parquet || kind.isDataset)) else {
+            throw .invalidOption("--input-format \(text) is not one of txt, csv, tsv, json, jsonl (each also .gz), parquet, "
+                + "or a finished dataset: webdataset, parquet-images, files")
         }
         self.init(kind: kind, gzip: gzip)
     }

@@ -47,6 +47,9 @@ public struct InputRecord: Sendable {
     public var fields: [String: InputValue]
     public var problem: String?
     public var line: Int
+    /// A sample of a finished dataset (`--input-format webdataset|parquet-images|files`): its image is read
+    /// from the old shard, not fetched.
+    public var reshape: DatasetReshapeSource? = nil
 }
 
 /// Reads records from one input file, streamed.

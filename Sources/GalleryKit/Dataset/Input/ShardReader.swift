@@ -11,11 +11,14 @@ public struct DatasetRow: Sendable {
     public var boxes: [[Double]]?
     /// A malformed record, or a row without a URL: the row fails with this message, never the run.
     public var problem: String?
+    /// The sample of a finished dataset the row comes from (its image is not fetched).
+    public var reshape: DatasetReshapeSource? = nil
 }
 
 /// Cuts the input files into shards of `perShard` rows, as img2dataset does: each file starts a new shard
 /// (its last shard may be short) and shard ids continue from file to file. Records are read as needed, so
-/// only one shard's rows are in memory.
+/// only one shard's rows are in memory. A finished dataset's shards (``DatasetInputFormat/Kind/isDataset``) are
+/// one stream instead: a new shard takes rows from as many old ones as it needs.
 public final class ShardReader {
     public let format: DatasetInputFormat
     public let columns: DatasetColumns
@@ -33,6 +36,8 @@ public final class ShardReader {
     /// Whether a shard's rows are wanted (by id); an unwanted shard is passed over unmade, its rows counted
     /// only (a Parquet file's row groups that hold none of the wanted rows are not even read).
     public var readsRows: (Int) -> Bool = { _ in true }
+    /// Rows kept (`--where`, `--uid-list`); nil: every row.
+    public var subset: DatasetSubset?
     /// Row groups of Parquet input decoded so far.
     public private(set) var rowGroupsRead = 0
 
@@ -52,10 +57,15 @@ public final class ShardReader {
     /// The next shard's id, rows (none when ``readsRows`` refuses it) and row count, or nil when every
     /// file is read.
     public func next() throws(DatasetError) -> (id: Int, rows: [DatasetRow], count: Int)? {
+        // A finished dataset's shards are one stream, cut into new shards across its files.
+        let spansFiles = format.kind.isDataset
+        let wanted = readsRows(nextShard)
+        var rows: [DatasetRow] = []
+        var count = 0
         while true {
             if reader == nil {
                 fileIndex += 1
-                guard fileIndex < files.count else { return nil }
+                guard fileIndex < files.count else { break }
                 currentFile = files[fileIndex]
                 let opened = try format.reader(path: currentFile)
                 // A file whose first record is malformed has no known columns: its rows fail one by one.
@@ -63,29 +73,29 @@ public final class ShardReader {
                     try columns.check(available: opened.columns, format: format, path: currentFile)
                 }
                 // A Parquet file reads only the columns kept (a LAION file's other columns never leave the disk).
-                (opened as? ParquetRecordReader)?.wanted = kept.map(\.input)
-                reader = opened
+                (opened as? ParquetRecordReader)?.wanted = kept.map(\.input) + (subset?.columns ?? [])
+                reader = try subset.map { subset throws(DatasetError) in try FilteredRecordReader(opened, subset: subset, path: currentFile) } ?? opened
             }
             guard let current = reader else { continue }
-            var rows: [DatasetRow] = []
-            let count: Int
-            if readsRows(nextShard) {
+            if wanted {
                 while rows.count < perShard, let record = try current.next() {
                     rows.append(row(record, index: rows.count))
                 }
                 count = rows.count
             } else {
-                count = try current.skip(perShard)
+                count += try current.skip(perShard - count)
             }
             if let parquet = current as? ParquetRecordReader { rowGroupsRead = groupsBefore + parquet.rowGroupsRead }
             if count < perShard {
                 reader = nil
                 groupsBefore = rowGroupsRead
+                if count == 0 || spansFiles { continue }
             }
-            if count == 0 { continue }
-            defer { nextShard += 1 }
-            return (nextShard, rows, count)
+            break
         }
+        if count == 0 { return nil }
+        defer { nextShard += 1 }
+        return (nextShard, rows, count)
     }
 
     private func row(_ record: InputRecord, index: Int) -> DatasetRow {
@@ -93,11 +103,11 @@ public final class ShardReader {
         let named = Dictionary(zip(kept.map(\.output), values), uniquingKeysWith: { a, _ in a })
         var problem = record.problem
         let url = named["url"]?.text
-        if problem == nil, url == nil || url!.isEmpty {
+        if problem == nil, record.reshape == nil, url == nil || url!.isEmpty {
             problem = "no URL in column '\(columns.urlColumn)' (record at line \(record.line) of \(currentFile))"
         }
         return DatasetRow(index: index, values: values, url: url, caption: named["caption"]?.text,
                           expectedHash: columns.verifyHash.flatMap { named[$0.algorithm]?.text },
-                          boxes: columns.bboxColumn.flatMap { named[$0]?.boxes }, problem: problem)
+                          boxes: columns.bboxColumn.flatMap { named[$0]?.boxes }, problem: problem, reshape: record.reshape)
     }
 }

@@ -28,11 +28,15 @@ extension DatasetInputFormat {
         case .jsonl: try JSONLinesReader(path: path)
         case .json: try JSONArrayReader(path: path)
         case .parquet: try ParquetRecordReader(path: path)
+        case .webdataset: try WebDatasetShardReader(path: path)
+        case .parquetImages: try ParquetImagesReader(path: path)
+        case .files: try FilesShardReader(path: path)
         }
     }
 
     /// The files of `--url-list`: the file itself, or a folder's files ending in `.<format>` in name order.
     public func inputFiles(at path: String) throws(DatasetError) -> [String] {
+        if kind.isDataset { return try ReshapeInput.inputFiles(at: path, kind: kind) }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw .unreadableInput(path: path, reason: "no such file or folder")

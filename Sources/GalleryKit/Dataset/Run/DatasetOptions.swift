@@ -57,6 +57,8 @@ public struct DatasetOptions: Sendable {
     /// (in the output folder, or the store's work folder) and is decoded from it mapped, so the rows in flight
     /// hold little memory whatever their images' sizes. Nil: every body in memory.
     public var bodyMemoryLimit: Int? = 512 << 10
+    /// The rows kept (`--where`, `--uid-list`); empty: all.
+    public var subset = DatasetSubset()
 
     public init(urlList: String) { self.urlList = urlList }
 

@@ -26,7 +26,7 @@ extension DatasetRun {
         }
         let fetched = writeKeptRows(of: work, into: state, observer: observer)
         await runner.forEach(window: options.jobs + 2 * pool.width, fetched) { row in
-            let key = self.options.key(shard: id, index: row.index)
+            let key = self.key(of: row, shard: id)
             let outcome = await self.work(row)
             // After a stop, a row that did not succeed was cut short (its download abandoned): it is not recorded,
             // and the next run fetches it.
@@ -81,7 +81,7 @@ extension DatasetRun {
         guard let previous = work.previous else { return work.rows }
         var fetched: [DatasetRow] = []
         for row in work.rows {
-            let key = options.key(shard: work.id, index: row.index)
+            let key = key(of: row, shard: work.id)
             guard let kept = work.kept(key) else {
                 fetched.append(row)
                 continue
@@ -124,6 +124,7 @@ extension DatasetRun {
     /// One row: img2dataset's order of checks (download, hash to verify, image), its messages. A large body
     /// waits for a worker in its spool file (``RowSpool``), read mapped, and the file goes when the row is done.
     func work(_ row: DatasetRow) async -> RowOutcome {
+        if let source = row.reshape { return await reshapeWork(row, source) }
         if let problem = row.problem { return .failed(.failedToDownload, problem) }
         let spool = self.spool?.spool()
         defer { spool.map { self.spool?.remove($0) } }

@@ -82,6 +82,7 @@ public final class DatasetRun: Sendable {
 
     init(options: DatasetOptions, observers: [any TransferObserver], store: GalleryStoreOptions? = nil,
          sink makeSink: (TransferEngine) throws(DatasetError) -> any DatasetStoreSink) throws(DatasetError) {
+        let options = try ReshapeInput.resolve(options)
         try options.validate()
         self.options = options
         var configuration = Self.transferConfiguration(options, observers: observers)
@@ -159,6 +160,7 @@ public final class DatasetRun: Sendable {
         }
         let reader = ShardReader(files: files, format: options.inputFormat, columns: options.columns,
                                  perShard: options.numberSamplePerShard, firstShard: firstShard)
+        reader.subset = options.subset.isEmpty ? nil : options.subset
         guard let first = try reader.next() else { return DatasetSummary() }
         // Every process of a --shard K/N run reads the same first shard, so all infer the same types.
         let types = reader.keptNames.indices.map { i in

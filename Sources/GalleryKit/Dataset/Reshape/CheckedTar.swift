@@ -1,0 +1,100 @@
+import Foundation
+import GallerySystem
+
+/// The regular members of a tar, in order, read from its headers and checked as they are read: each header's
+/// checksum (a file that is not a tar fails at its first block), each member's bytes inside the file, and the
+/// end-of-archive block (a tar cut short fails). Every failure names the file and the byte.
+struct CheckedTar {
+    struct Member {
+        var name: String
+        var offset: Int64
+        var size: Int
+    }
+
+    let path: String
+    let members: [Member]
+
+    init(path: String) throws(DatasetError) {
+        self.path = path
+        let fd: Int32
+        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch { throw .unreadableInput(path: path, reason: error.message) }
+        defer { Syscall.closeQuietly(fd) }
+        guard let fileSize = Syscall.fileSize(path) else { throw .unreadableInput(path: path, reason: "not a regular file") }
+        var members: [Member] = []
+        var offset: Int64 = 0
+        var paxName: String?
+        while true {
+            guard offset + 512 <= fileSize else {
+                if offset == 0 { throw .unreadableInput(path: path, reason: "not a tar file (\(fileSize) bytes: not even one tar header)") }
+                throw .unreadableInput(path: path, reason: "the tar is cut short: it ends at byte \(fileSize) without its end-of-archive block"
+                    + (members.last.map { " (last whole member: \($0.name))" } ?? ""))
+            }
+            let header = try Self.read(fd, count: 512, at: offset, path: path)
+            if header.allSatisfy({ $0 == 0 }) { break }
+            guard Self.checksumHolds(header) else {
+                throw .unreadableInput(path: path, reason: offset == 0 ? "not a tar file (its first block is not a tar header)"
+                    : "not a tar header at byte \(offset) (bad checksum): the file is damaged")
+            }
+            func field(_ start: Int, _ count: Int) -> String {
+                String(decoding: header[start..<start + count].prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let sizeText = field(124, 12).trimmingCharacters(in: CharacterSet(charactersIn: " \0"))
+            guard let size = Int(sizeText.isEmpty ? "0" : sizeText, radix: 8), size >= 0 else {
+                throw .unreadableInput(path: path, reason: "the tar header at byte \(offset) has no size ('\(sizeText)')")
+            }
+            let data = offset + 512
+            let name = paxName ?? { let prefix = field(345, 155); return prefix.isEmpty ? field(0, 100) : prefix + "/" + field(0, 100) }()
+            guard data + Int64(size) <= fileSize else {
+                throw .unreadableInput(path: path, reason: "the tar is cut short: member \(name) needs bytes up to \(data + Int64(size)), the file has \(fileSize)")
+            }
+            let type = header[156]
+            if type == UInt8(ascii: "x") {
+                paxName = TarIndex.paxPath(try Self.read(fd, count: size, at: data, path: path))
+            } else {
+                if type == UInt8(ascii: "0") || type == 0 { members.append(Member(name: name, offset: data, size: size)) }
+                paxName = nil
+            }
+            offset = data + Int64((size + 511) / 512 * 512)
+        }
+        self.members = members
+    }
+
+    /// The bytes of `member`.
+    func read(_ member: Member) throws(DatasetError) -> [UInt8] {
+        let fd: Int32
+        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch { throw .unreadableInput(path: path, reason: error.message) }
+        defer { Syscall.closeQuietly(fd) }
+        return try Self.read(fd, count: member.size, at: member.offset, path: path)
+    }
+
+    private static func read(_ fd: Int32, count: Int, at offset: Int64, path: String) throws(DatasetError) -> [UInt8] {
+        let bytes: [UInt8]
+        do { bytes = try Syscall.read(fd, count: count, at: offset, path: path) } catch {
+            throw .unreadableInput(path: path, reason: error.message)
+        }
+        guard bytes.count == count else { throw .unreadableInput(path: path, reason: "the tar is cut short at byte \(offset + Int64(bytes.count))") }
+        return bytes
+    }
+
+    /// POSIX's header checksum: the sum of the header's bytes with the checksum field taken as spaces (some
+    /// writers sum signed bytes: either is accepted).
+    static func checksumHolds(_ header: [UInt8]) -> Bool {
+        let text = String(decoding: header[148..<156].drop { $0 == 32 }.prefix { $0 != 0 && $0 != 32 }, as: UTF8.self)
+        guard let stored = Int(text, radix: 8) else { return false }
+        var unsigned = 0, signed = 0
+        for (i, byte) in header.enumerated() {
+            let b = (148..<156).contains(i) ? 32 : byte
+            unsigned += Int(b)
+            signed += Int(Int8(bitPattern: b))
+        }
+        return stored == unsigned || stored == signed
+    }
+
+    /// webdataset's split of a member name into key and extension: the key runs to the first dot of the last
+    /// path component.
+    static func split(_ name: String) -> (key: String, ext: String)? {
+        let slash = name.lastIndex(of: "/").map { name.index(after: $0) } ?? name.startIndex
+        guard let dot = name[slash...].firstIndex(of: ".") else { return nil }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GallerySystem
+
+/// One sample of an old shard as its members give it (webdataset's grouping: the members sharing a key):
+/// the image, the `.json` metadata and the `.txt` caption, each read when the record is made.
+struct OldSample {
+    var key: String
+    var image: DatasetReshapeSource.Image?
+    var json: (() throws(DatasetError) -> [UInt8])?
+    var caption: (() throws(DatasetError) -> [UInt8])?
+
+    /// Takes member `ext` of the sample; false when the extension is none the sample uses.
+    mutating func take(ext: String, image location: DatasetReshapeSource.Image,
+                       read: @escaping () throws(DatasetError) -> [UInt8]) -> Bool {
+        let lower = ext.lowercased()
+        if DatasetReshapeSource.imageExtensions.contains(lower) {
+            if image == nil { image = location }
+        } else if lower == "json" {
+            json = read
+        } else if lower == "txt" {
+            caption = read
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// The sample as an input record: its `.json` fields, `caption` from the `.txt` member when the JSON has
+    /// none, `url` null when it has none; the image left where it is. `file` names the shard in messages.
+    func record(file: String, line: Int) throws(DatasetError) -> InputRecord {
+        var fields: [String: InputValue] = [:]
+        if let json {
+            let bytes = try json()
+            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                throw .unreadableInput(path: file, reason: "\(key).json is not a JSON object")
+            }
+            for (name, value) in object { fields[name] = InputValue(json: value) }
+        }
+        if fields["caption"] == nil, let caption { fields["caption"] = .string(String(decoding: try caption(), as: UTF8.self)) }
+        if fields["url"] == nil { fields["url"] = .null }
+        let keyText = fields["key"]?.text.flatMap { $0.isEmpty ? nil : $0 } ?? key
+        guard let image else {
+            return InputRecord(fields: fields, problem: "\(key) has no image (\(DatasetReshapeSource.imageExtensions.joined(separator: ", "))) in \(file)",
+                               line: line)
+        }
+        var record = InputRecord(fields: fields, problem: nil, line: line)
+        record.reshape = DatasetReshapeSource(image: image, key: keyText, fields: fields)
+        return record
+    }
+
+    /// The column names a first record shows (its fields), for the column checks.
+    static func columns(of record: InputRecord?) -> [String] {
+        guard let record else { return ["url"] }
+        return record.fields.keys.sorted()
+    }
+}
+
+/// `--input-format webdataset`: one `.tar` shard of a dataset (ours, img2dataset's, any webdataset), its
+/// members grouped into samples by key. The headers are all read and checked when the shard is opened.
+final class WebDatasetShardReader: InputRecordReader {
+    let columns: [String]
+    private let samples: [OldSample]
+    private let path: String
+    private var position = 0
+    private var first: InputRecord?
+
+    init(path: String) throws(DatasetError) {
+        self.path = path
+        let tar = try CheckedTar(path: path)
+        var samples: [OldSample] = []
+        for member in tar.members {
+            guard let (key, ext) = CheckedTar.split(member.name) else { continue }
+            if samples.last?.key != key { samples.append(OldSample(key: key)) }
+            _ = samples[samples.count - 1].take(ext: ext, image: .file(path: path, offset: member.offset, size: member.size)) { () throws(DatasetError) in
+                try tar.read(member)
+            }
+        }
+        self.samples = samples
+        first = try samples.first?.record(file: path, line: 1)
+        columns = OldSample.columns(of: first)
+    }
+
+    func next() throws(DatasetError) -> InputRecord? {
+        defer { position += 1 }
+        if position == 0, let first { return first }
+        guard position < samples.count else { return nil }
+        return try samples[position].record(file: path, line: position + 1)
+    }
+}
+
+/// `--input-format files`: one shard folder (`00000/`) of a dataset written with `--output-format files`:
+/// `KEY.jpg`, `KEY.txt`, `KEY.json`, samples in key order.
+final class FilesShardReader: InputRecordReader {
+    let columns: [String]
+    private let samples: [OldSample]
+    private let path: String
+    private var position = 0
+    private var first: InputRecord?
+
+    init(path: String) throws(DatasetError) {
+        self.path = path
+        let names: [String]
+        do { names = try Syscall.names(in: path) } catch { throw .unreadableInput(path: path, reason: error.message) }
+        var byKey: [String: OldSample] = [:]
+        for name in names.sorted() {
+            guard let (key, ext) = CheckedTar.split(name) else { continue }
+            let file = path + "/" + name
+            guard let size = Syscall.fileSize(file) else { continue }
+            var sample = byKey[key] ?? OldSample(key: key)
+            let taken = sample.take(ext: ext, image: .file(path: file, offset: 0, size: Int(size))) { () throws(DatasetError) in
+                do throws(SystemError) { return try Syscall.readAll(file) ?? [] } catch { throw .unreadableInput(path: file, reason: error.message) }
+            }
+            if taken { byKey[key] = sample }
+        }
+        samples = byKey.keys.sorted().map { byKey[$0]! }
+        first = try samples.first?.record(file: path, line: 1)
+        columns = OldSample.columns(of: first)
+    }
+
+    func next() throws(DatasetError) -> InputRecord? {
+        defer { position += 1 }
+        if position == 0, let first { return first }
+        guard position < samples.count else { return nil }
+        return try samples[position].record(file: path, line: position + 1)
+    }
+}
