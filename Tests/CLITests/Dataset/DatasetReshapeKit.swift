@@ -44,13 +44,17 @@ enum ReshapeRead {
                 meta = json.load(open(d + k + ".json"))
                 cap = open(d + k + ".txt").read() if os.path.exists(d + k + ".txt") else None
                 add(shard, k, open(d + name, "rb").read(), meta, cap)
-    print(json.dumps({"samples": samples, "keys": keys, "shards": shards}))
+    metas = sorted(glob.glob(folder + "/*.parquet"))
+    schema = [[f.name, str(f.type)] for f in pq.read_schema(metas[0]) if f.name != "jpg"] if metas else []
+    print(json.dumps({"samples": samples, "keys": keys, "shards": shards, "schema": schema}))
     """#
 
     struct Dataset {
         var samples: [String: [String: Any]]
         var keys: [String]
         var shards: [String: Int]
+        /// The metadata Parquet's columns and types (the image column left out).
+        var schema: [[String]]
         func meta(_ key: String) -> [String: Any] { samples[key]?["meta"] as? [String: Any] ?? [:] }
         func string(_ key: String, _ field: String) -> String? { samples[key]?[field] as? String }
         func size(_ key: String) -> [Int] { samples[key]?["size"] as? [Int] ?? [] }
@@ -62,14 +66,15 @@ enum ReshapeRead {
             throw DatasetCLIError.reader(r.stderrText)
         }
         return Dataset(samples: object["samples"] as? [String: [String: Any]] ?? [:], keys: object["keys"] as? [String] ?? [],
-                       shards: object["shards"] as? [String: Int] ?? [:])
+                       shards: object["shards"] as? [String: Int] ?? [:], schema: object["schema"] as? [[String]] ?? [])
     }
 
-    /// img2dataset 1.47 on the fixture's list, `format` output, 20 rows a shard, keep_ratio at 256.
+    /// img2dataset 1.47 on the fixture's list, `format` output, 20 rows a shard, keep_ratio at 256; the extra
+    /// columns in the order tag, n (not alphabetical: the new dataset must keep the old order).
     static func img2dataset(_ fixture: DatasetFixture, format: String, folder: String) async throws {
         let list = try fixture.writeCSV()
         let args = ["-m", "img2dataset.main", "--url_list", list, "--input_format", "csv", "--caption_col", "text",
-                    "--save_additional_columns", "['n','tag']", "--min_image_size", "16", "--max_aspect_ratio", "5",
+                    "--save_additional_columns", "['tag','n']", "--min_image_size", "16", "--max_aspect_ratio", "5",
                     "--number_sample_per_shard", "20", "--output_format", format, "--resize_mode", "keep_ratio",
                     "--processes_count", "1", "--thread_count", "8", "--output_folder", folder]
         let r = await DownloadCLI.wait(try ProcessRunner("python3", args), timeout: 300)

@@ -27,6 +27,8 @@ import Testing
         let total = before.keys.count
         let expected = Dictionary(uniqueKeysWithValues: stride(from: 0, to: total, by: 25).map { (String(format: "%05d", $0 / 25), min(25, total - $0)) })
         #expect(total > 25 && after.shards == expected, "\(after.shards), \(total) samples")
+        // The same metadata columns, in the same order and types.
+        #expect(!before.schema.isEmpty && after.schema == before.schema, "\(after.schema) vs \(before.schema)")
         for key in before.keys {
             #expect(after.string(key, "md5") == before.string(key, "md5"), "\(key): the image bytes changed")
             #expect(after.string(key, "caption") == before.string(key, "caption"), "\(key): caption")
@@ -76,6 +78,7 @@ import Testing
         let after = try await ReshapeRead.read(parquet, format: "parquet")
         #expect(!before.keys.isEmpty && middle.keys.sorted() == before.keys.sorted() && after.keys.sorted() == before.keys.sorted())
         #expect(after.shards.values.max() == 7)
+        #expect(!before.schema.isEmpty && after.schema == before.schema && middle.schema == before.schema, "\(after.schema) vs \(before.schema)")
         for key in before.keys {
             #expect(middle.string(key, "md5") == before.string(key, "md5") && after.string(key, "md5") == before.string(key, "md5"), "\(key)")
             for column in Self.carried {

@@ -38,9 +38,8 @@ struct CheckedTar {
             func field(_ start: Int, _ count: Int) -> String {
                 String(decoding: header[start..<start + count].prefix { $0 != 0 }, as: UTF8.self)
             }
-            let sizeText = field(124, 12).trimmingCharacters(in: CharacterSet(charactersIn: " \0"))
-            guard let size = Int(sizeText.isEmpty ? "0" : sizeText, radix: 8), size >= 0 else {
-                throw .unreadableInput(path: path, reason: "the tar header at byte \(offset) has no size ('\(sizeText)')")
+            guard let size = Self.octal(header[124..<136]) else {
+                throw .unreadableInput(path: path, reason: "the tar header at byte \(offset) has no size ('\(field(124, 12))')")
             }
             let data = offset + 512
             let name = paxName ?? { let prefix = field(345, 155); return prefix.isEmpty ? field(0, 100) : prefix + "/" + field(0, 100) }()
@@ -79,15 +78,33 @@ struct CheckedTar {
     /// POSIX's header checksum: the sum of the header's bytes with the checksum field taken as spaces (some
     /// writers sum signed bytes: either is accepted).
     static func checksumHolds(_ header: [UInt8]) -> Bool {
-        let text = String(decoding: header[148..<156].drop { $0 == 32 }.prefix { $0 != 0 && $0 != 32 }, as: UTF8.self)
-        guard let stored = Int(text, radix: 8) else { return false }
-        var unsigned = 0, signed = 0
-        for (i, byte) in header.enumerated() {
-            let b = (148..<156).contains(i) ? 32 : byte
-            unsigned += Int(b)
-            signed += Int(Int8(bitPattern: b))
+        guard let stored = octal(header[148..<156]) else { return false }
+        var unsigned = 0, high = 0
+        header.withUnsafeBufferPointer { bytes in
+            for i in 0..<bytes.count where !(148..<156).contains(i) {
+                unsigned += Int(bytes[i])
+                high += Int(bytes[i] >> 7)
+            }
         }
-        return stored == unsigned || stored == signed
+        unsigned += 8 * 32
+        // The signed sum counts each byte of 128 or more as itself minus 256.
+        return stored == unsigned || stored == unsigned - 256 * high
+    }
+
+    /// A numeric header field: octal digits, with spaces or NULs before and after (nil when none, or another byte).
+    static func octal(_ field: ArraySlice<UInt8>) -> Int? {
+        var value = 0, digits = 0, ended = false
+        for byte in field {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "7"):
+                if ended { return nil }
+                value = value * 8 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            case 0, 32: if digits > 0 { ended = true }
+            default: return nil
+            }
+        }
+        return digits > 0 ? value : nil
     }
 
     /// webdataset's split of a member name into key and extension: the key runs to the first dot of the last

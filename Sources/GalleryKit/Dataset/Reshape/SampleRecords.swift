@@ -48,10 +48,15 @@ struct OldSample {
         return record
     }
 
-    /// The column names a first record shows (its fields), for the column checks.
-    static func columns(of record: InputRecord?) -> [String] {
+    /// The column names the first sample shows (its fields), in the order of its `.json` member (the old
+    /// dataset's column order, which the new one keeps), for the column checks.
+    func columns(of record: InputRecord?) throws(DatasetError) -> [String] {
         guard let record else { return ["url"] }
-        return record.fields.keys.sorted()
+        let text = try json.map { load throws(DatasetError) in String(decoding: try load(), as: UTF8.self) } ?? ""
+        func position(_ key: String) -> Int {
+            text.range(of: "\"\(key)\"").map { text.utf8.distance(from: text.startIndex, to: $0.lowerBound) } ?? Int.max
+        }
+        return record.fields.keys.map { ($0, position($0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
     }
 }
 
@@ -77,7 +82,7 @@ final class WebDatasetShardReader: InputRecordReader {
         }
         self.samples = samples
         first = try samples.first?.record(file: path, line: 1)
-        columns = OldSample.columns(of: first)
+        columns = try samples.first?.columns(of: first) ?? ["url"]
     }
 
     func next() throws(DatasetError) -> InputRecord? {
@@ -114,7 +119,7 @@ final class FilesShardReader: InputRecordReader {
         }
         samples = byKey.keys.sorted().map { byKey[$0]! }
         first = try samples.first?.record(file: path, line: 1)
-        columns = OldSample.columns(of: first)
+        columns = try samples.first?.columns(of: first) ?? ["url"]
     }
 
     func next() throws(DatasetError) -> InputRecord? {
