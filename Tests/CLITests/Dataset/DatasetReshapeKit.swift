@@ -10,7 +10,7 @@ enum ReshapeRead {
     import json, sys, glob, os, tarfile, io, hashlib
     import pyarrow.parquet as pq
     from PIL import Image
-    folder, fmt = sys.argv[1], sys.argv[2]
+    folder, fmt, ext = sys.argv[1], sys.argv[2], sys.argv[3]
     samples, keys, shards = {}, [], {}
     def add(shard, key, image, meta, caption):
         im = Image.open(io.BytesIO(image))
@@ -24,28 +24,28 @@ enum ReshapeRead {
             with tarfile.open(p) as tf:
                 group = {}
                 for m in tf.getmembers():
-                    k, ext = m.name.split(".", 1)
-                    group.setdefault(k, {})[ext] = tf.extractfile(m).read()
+                    k, member = m.name.split(".", 1)
+                    group.setdefault(k, {})[member] = tf.extractfile(m).read()
                 for k, g in group.items():
-                    add(shard, k, g["jpg"], json.loads(g["json"]), g.get("txt", b"").decode() if "txt" in g else None)
+                    add(shard, k, g[ext], json.loads(g["json"]), g.get("txt", b"").decode() if "txt" in g else None)
     elif fmt == "parquet":
         for p in sorted(glob.glob(folder + "/*.parquet")):
             shard = os.path.basename(p)[:-8]
             for r in pq.read_table(p).to_pylist():
-                if r.get("jpg") is None: continue
-                image = r.pop("jpg")
+                if r.get(ext) is None: continue
+                image = r.pop(ext)
                 add(shard, r["key"], image, r, r.get("caption"))
     else:
         for d in sorted(glob.glob(folder + "/[0-9]*/")):
             shard = os.path.basename(d.rstrip("/"))
             for name in sorted(os.listdir(d)):
-                if not name.endswith(".jpg"): continue
-                k = name[:-4]
+                if not name.endswith("." + ext): continue
+                k = name[:-len(ext) - 1]
                 meta = json.load(open(d + k + ".json"))
                 cap = open(d + k + ".txt").read() if os.path.exists(d + k + ".txt") else None
                 add(shard, k, open(d + name, "rb").read(), meta, cap)
     metas = sorted(glob.glob(folder + "/*.parquet"))
-    schema = [[f.name, str(f.type)] for f in pq.read_schema(metas[0]) if f.name != "jpg"] if metas else []
+    schema = [[f.name, str(f.type)] for f in pq.read_schema(metas[0]) if f.name != ext] if metas else []
     print(json.dumps({"samples": samples, "keys": keys, "shards": shards, "schema": schema}))
     """#
 
@@ -60,8 +60,8 @@ enum ReshapeRead {
         func size(_ key: String) -> [Int] { samples[key]?["size"] as? [Int] ?? [] }
     }
 
-    static func read(_ folder: String, format: String) async throws -> Dataset {
-        let r = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", script, folder, format]), timeout: 120)
+    static func read(_ folder: String, format: String, image: String = "jpg") async throws -> Dataset {
+        let r = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", script, folder, format, image]), timeout: 120)
         guard r.exitCode == 0, let object = try JSONSerialization.jsonObject(with: Data(r.stdoutText.utf8)) as? [String: Any] else {
             throw DatasetCLIError.reader(r.stderrText)
         }

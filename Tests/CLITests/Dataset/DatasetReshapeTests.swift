@@ -57,6 +57,22 @@ import Testing
             #expect(after.meta(key)["original_width"] as? Int == before.meta(key)["original_width"] as? Int, "\(key): original_width")
             #expect(after.meta(key)["width"] as? Int == 64 && after.meta(key)["status"] as? String == "success")
         }
+        // The copy rule: the mode and size the old images were made with leave them as they are (bytes copied);
+        // another encode format re-encodes them at their size.
+        let same = fixture.work.file("same"), png = fixture.work.file("png")
+        let s = try await DatasetCLI.run(["--url-list", old, "--input-format", "webdataset", "--resize-mode", "keep_ratio",
+                                          "--image-size", "256", "--output-format", "webdataset", "--output-folder", same, "--quiet"])
+        try #require(s.exitCode == 0, "\(s.stderrText)")
+        let p = try await DatasetCLI.run(["--url-list", old, "--input-format", "webdataset", "--resize-mode", "no", "--encode-format", "png", "--encode-quality", "9",
+                                          "--output-format", "parquet", "--output-folder", png, "--quiet"])
+        try #require(p.exitCode == 0, "\(p.stderrText)")
+        let kept = try await ReshapeRead.read(same, format: "webdataset")
+        let pngs = try await ReshapeRead.read(png, format: "parquet", image: "png")
+        #expect(kept.keys.sorted() == before.keys.sorted() && pngs.keys.sorted() == before.keys.sorted())
+        for key in before.keys {
+            #expect(kept.string(key, "md5") == before.string(key, "md5"), "\(key): keep_ratio 256 again re-encoded it")
+            #expect(pngs.string(key, "format") == "PNG" && pngs.size(key) == before.size(key), "\(key): \(pngs.string(key, "format") ?? "?")")
+        }
     }
 
     /// img2dataset's `--output_format parquet` (the image bytes in its `jpg` column) read back, written as files,
