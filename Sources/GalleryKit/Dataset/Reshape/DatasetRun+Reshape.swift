@@ -26,7 +26,7 @@ extension DatasetRun {
             // img2dataset re-encodes whenever the mode is not `no`, even at the same size; a reshape copies.
             var same = options.image
             same.resizeMode = .no
-            let chosen = Self.leavesSize(bytes, options.image) ? DatasetImageProcessor(options: same) : processor
+            let chosen = options.image.resizeMode != .no && Self.leavesSize(bytes, options.image) ? DatasetImageProcessor(options: same) : processor
             switch chosen.process(bytes, boxes: boxes) {
             case .failure(let refusal): return .failed(.failedToResize, refusal.message)
             case .success(let image):
