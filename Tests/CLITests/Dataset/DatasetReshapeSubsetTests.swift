@@ -83,6 +83,59 @@ import Testing
         #expect(missing.exitCode == 2 && missing.stderrText.contains("00000.tar") && missing.stderrText.contains("colour"), "\(missing.stderrText)")
     }
 
+    /// `--bbox-col` on a reshape blurs with the boxes the old metadata holds: inside the box the pixels change,
+    /// elsewhere they stay (but for the JPEG re-encode), and the column is carried over with its type: an old
+    /// dataset made from a Parquet list whose `face_bboxes` is `list<list<double>>`, as DataComp's.
+    @Test func blurringIsAddedFromTheOldMetadatasBoxes() async throws {
+        let fixture = try DatasetFixture(count: 12)
+        var text = ""
+        for r in fixture.rows {
+            let object: [String: Any] = ["url": r.url, "text": "caption", "face_bboxes": [[0.1, 0.1, 0.5, 0.5]]]
+            text += String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"
+        }
+        let jsonl = try fixture.work.write(Array(text.utf8), to: "boxes.jsonl")
+        let list = fixture.work.file("boxes.parquet")
+        let w = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", "import sys, pyarrow.json as pj, pyarrow.parquet as pq; pq.write_table(pj.read_json(sys.argv[1]), sys.argv[2])", jsonl, list]), timeout: 60)
+        try #require(w.exitCode == 0, "\(w.stderrText)")
+        let old = fixture.work.file("old"), new = fixture.work.file("new")
+        let a = try await DatasetCLI.run(["--url-list", list, "--input-format", "parquet", "--caption-col", "text", "--save-additional-columns",
+                                          "face_bboxes", "--min-image-size", "16", "--max-aspect-ratio", "5", "--output-format", "webdataset",
+                                          "--resize-mode", "keep_ratio", "--image-size", "128", "--output-folder", old, "--quiet"])
+        try #require(a.exitCode == 0, "\(a.stderrText)")
+        fixture.server.stop()
+        let b = try await DatasetCLI.run(["--url-list", old, "--input-format", "webdataset", "--bbox-col", "face_bboxes", "--resize-mode", "no",
+                                          "--output-format", "webdataset", "--output-folder", new, "--quiet"])
+        try #require(b.exitCode == 0, "\(b.stderrText)")
+        let script = """
+            import sys, tarfile, io, json, numpy as np, pyarrow.parquet as pq
+            from PIL import Image
+            a, b = tarfile.open(sys.argv[1] + "/00000.tar"), tarfile.open(sys.argv[2] + "/00000.tar")
+            out = []
+            for n in sorted(a.getnames()):
+                if not n.endswith(".jpg"): continue
+                x = np.asarray(Image.open(io.BytesIO(a.extractfile(n).read())).convert("L"), float)
+                y = np.asarray(Image.open(io.BytesIO(b.extractfile(n).read())).convert("L"), float)
+                h, w = x.shape; d = abs(x - y)
+                meta = json.loads(b.extractfile(n[:-4] + ".json").read())
+                out.append([d[int(.15*h):int(.45*h), int(.15*w):int(.45*w)].mean(), d[int(.75*h):, int(.75*w):].mean(), json.dumps(meta["face_bboxes"])])
+            types = [str(pq.read_schema(f + "/00000.parquet").field("face_bboxes").type) for f in sys.argv[1:3]]
+            print(json.dumps({"rows": out, "types": types}))
+            """
+        let r = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", script, old, new]), timeout: 60)
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(r.stdoutText.utf8)) as? [String: Any], "\(r.stderrText)")
+        let rows = result["rows"] as? [[Any]] ?? []
+        let types = result["types"] as? [String] ?? []
+        #expect(types.count == 2 && types[0] == types[1] && types[0].hasPrefix("list<"), "face_bboxes types, old and new: \(types)")
+        #expect(rows.count >= 8)
+        // A smooth picture (a PNG gradient of the fixture) changes little when blurred: most must change much.
+        let blurred = rows.filter { ($0[0] as? Double ?? 0) > 3 }.count
+        #expect(blurred * 3 >= rows.count * 2, "\(rows.map { $0[0] })")
+        for row in rows {
+            #expect((row[1] as? Double ?? 99) < 0.5, "outside the box: \(row[1])")
+            #expect(row[2] as? String == "[[0.1, 0.1, 0.5, 0.5]]", "\(row[2])")
+        }
+    }
+
     /// A tar cut mid-member, a file that is not a tar, a Parquet shard without an image column: each an error
     /// naming the file, and the new shards finished before it stay whole.
     @Test func aTruncatedOrForeignShardIsAClearErrorAndTheShardsWrittenStay() async throws {

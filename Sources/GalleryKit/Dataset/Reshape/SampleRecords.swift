@@ -34,7 +34,7 @@ struct OldSample {
             guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
                 throw .unreadableInput(path: file, reason: "\(key).json is not a JSON object")
             }
-            for (name, value) in object { fields[name] = InputValue(json: value) }
+            for (name, value) in object { fields[name] = Self.value(value) }
         }
         if fields["caption"] == nil, let caption { fields["caption"] = .string(String(decoding: try caption(), as: UTF8.self)) }
         if fields["url"] == nil { fields["url"] = .null }
@@ -46,6 +46,17 @@ struct OldSample {
         var record = InputRecord(fields: fields, problem: nil, line: line)
         record.reshape = DatasetReshapeSource(image: image, key: keyText, fields: fields)
         return record
+    }
+
+    /// A `.json` member's value: a list of lists of numbers (boxes, as DataComp's `face_bboxes` is written from
+    /// its Parquet `list<list<double>>`) stays a list, so the new metadata keeps that type; any other value as
+    /// ``InputValue/init(json:)`` takes it (other arrays and objects as their JSON text).
+    static func value(_ json: Any) -> InputValue {
+        if let lists = json as? [[Any]], !lists.isEmpty {
+            let value = InputValue.list(lists.map { .list($0.map(InputValue.init(json:))) })
+            if value.boxes != nil { return value }
+        }
+        return InputValue(json: json)
     }
 
     /// The column names the first sample shows (its fields), in the order of its `.json` member (the old
