@@ -40,6 +40,7 @@ public final class ImageService: Sendable {
         pipelineConfiguration.transfer.deadline = configuration.downloadTimeout
         pipelineConfiguration.transfer.connectTimeout = min(configuration.downloadTimeout, 10)
         pipelineConfiguration.transfer.retry.maxAttempts = 1
+        pipelineConfiguration.transfer.caCertificatesPath = configuration.caCertificates
         pipelineConfiguration.addressPolicy = configuration.allowPrivateAddresses ? .unrestricted : AddressPolicy(
             .atMostAsPrivateAs(.publicInternet),
             explanation: "this service fetches public addresses only; --allow-private-addresses lifts this")
