@@ -59,6 +59,9 @@ extension Syscall {
     /// Whether anything exists at `path`.
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Whether this process may read the file at `path`.
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
     /// The names in the folder `path`, without `.` and `..`.
     public static func names(in path: String) throws(SystemError) -> [String] {
         guard let dir = opendir(path) else { throw .last("opendir", path) }

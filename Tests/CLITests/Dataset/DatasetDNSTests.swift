@@ -58,4 +58,39 @@ import Testing
         let typo = try await DatasetCLI.run(["--url-list", list, "--output-folder", out, "--dns-server", "127.0.0.1:99999"])
         #expect(typo.exitCode == 2 && typo.stderrText.contains("--dns-server 127.0.0.1:99999"), "\(typo.stderrText)")
     }
+
+    /// `--dns recursive` from private roots (nsd serving a root, `zz` and `web.zz`): rows over names of the
+    /// tree succeed, a missing name gets img2dataset's NXDOMAIN text, and the modes' flags are not mixed.
+    @Test func recursiveResolutionFromPrivateRoots() async throws {
+        let work = try TempDirectory(prefix: "dataset-dns-recursive")
+        let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let server = try FaultServer()
+        server.routeUnmatched { request, _ in
+            request.path == "/robots.txt" ? .status(404, text: "none") : .status(200, headers: ["Content-Type": "image/jpeg"], body: photo)
+        }
+        let tree = try DNSHierarchy(["site0": .a("127.0.0.1"), "site1": .a("127.0.0.1"), "alias": .cname("site0.web.zz.")])
+        let port = server.port
+        var urls = (0..<6).map { i in
+            let host = tree.host(i % 2 == 0 ? "site0" : "site1")
+            return "http://\(host):\(port)/\(i).jpg"
+        }
+        urls += ["http://\(tree.host("alias")):\(port)/a.jpg", "http://\(tree.host("missing")):\(port)/a.jpg"]
+        let list = try work.write(Array(urls.joined(separator: "\n").utf8), to: "list.txt")
+        let out = work.file("out")
+        let r = try await DatasetCLI.run(["--url-list", list, "--output-folder", out, "--dns", "recursive",
+                                          "--dns-root-hints", tree.hintsPath, "--timeout", "5", "--quiet"])
+        #expect(r.exitCode == 0, "\(r.stderrText)")
+        let rows = DatasetCLI.rows(try await DatasetCLI.read(out))
+        for i in 0..<7 {
+            let row = rows[String(format: "%09d", i)] ?? [:]
+            #expect(row["status"] as? String == "success", "row \(i): \(row)")
+        }
+        #expect(rows[String(format: "%09d", 7)]?["error_message"] as? String == "<urlopen error [Errno -2] Name or service not known>")
+        let mixed = try await DatasetCLI.run(["--url-list", list, "--output-folder", out, "--dns", "recursive", "--dns-server", "127.0.0.1"])
+        #expect(mixed.exitCode == 2 && mixed.stderrText.contains("--dns recursive"), "\(mixed.stderrText)")
+        let deadRoots = try work.write(Array(". 3600000 NS A.ROOT.\nA.ROOT. 3600000 A 127.0.53.254\n".utf8), to: "dead.hints")
+        let dead = try await DatasetCLI.run(["--url-list", list, "--output-folder", work.file("out2"), "--dns", "recursive",
+                                             "--dns-root-hints", deadRoots, "--quiet"])
+        #expect(dead.exitCode == 3 && dead.stderrText.contains(deadRoots), "\(dead.stderrText)")
+    }
 }
