@@ -40,9 +40,9 @@ struct DNSOptions: ParsableArguments {
 
     /// The command's resolver. A resolver given with --dns-server is checked now (a dead or mistyped one
     /// stops the command before any download, exit status 3); the system's is checked when a name first
-    /// goes unanswered, and the command stops then if it never answers at all. nil when no server is given
+    /// goes unanswered, and `alarm` stops the command then if it never answers at all. nil when no server is given
     /// and /etc/resolv.conf names none.
-    func resolver() async throws -> (any NameResolver)? {
+    func resolver(alarm: ResolverAlarm = ResolverAlarm()) async throws -> (any NameResolver)? {
         if mode == .recursive { return try await recursiveResolver() }
         let given = dnsServers.isEmpty ? nil : dnsServers.compactMap(DNSServer.init)
         // A machine without a usable /etc/resolv.conf (a bare container) still runs: libcurl resolves then,
@@ -50,10 +50,7 @@ struct DNSOptions: ParsableArguments {
         if given == nil, (try? DNSServer.system()) == nil { return nil }
         let resolver: ForwardingResolver
         do {
-            resolver = try ForwardingResolver(servers: given, onUnreachable: { error in
-                StandardError.line("error: \(error.description)")
-                Foundation.exit(GalleryOutcome.unreadable.exitStatus)
-            })
+            resolver = try ForwardingResolver(servers: given, onUnreachable: { error in alarm.raise(error) })
         } catch {
             throw GalleryFailure(.unreadable, error.description)
         }

@@ -95,7 +95,8 @@ struct DatasetCommand: AsyncParsableCommand {
             StandardError.line("note: \(replacement)")
         }
         var options = try makeOptions()
-        options.resolver = try await dns.resolver()
+        let alarm = ResolverAlarm()
+        options.resolver = try await dns.resolver(alarm: alarm)
         options.allowsLinkLocal = allowPrivateAddresses
         let renderer = output.renderer
         let report = DatasetReport(renderer: renderer, quiet: output.quiet)
@@ -113,6 +114,7 @@ struct DatasetCommand: AsyncParsableCommand {
                 if !quiet { StandardError.line("\nStopping: keeping the rows that finished (Ctrl-C again quits at once).") }
                 run?.requestStop(signal: signal)
             }
+            alarm.arm { [weak run] in run?.requestStop() }
             let ticker = ProgressTicker.start { report.tick() }
             defer { ticker.cancel() }
             summary = try await run.run(observer: report)
@@ -135,6 +137,6 @@ struct DatasetCommand: AsyncParsableCommand {
             if let activity { StandardError.line("\(options.outputFolder): \(activity)") }
         }
         for failure in summary.failedShards { StandardError.line("error: shard \(failure)") }
-        if let failure = summary.failure { throw failure }
+        if let failure = alarm.failure ?? summary.failure { throw failure }
     }
 }
