@@ -51,9 +51,9 @@ import Testing
         }
 
         /// Status and message of every row, by its caption.
-        func run(_ extra: [String]) async throws -> (byKind: [String: [String]], stats: [String: Any]) {
+        func run(_ extra: [String], out: String? = nil) async throws -> (byKind: [String: [String]], stats: [String: Any], samples: [String]) {
             let input = try work.write(Array(list.utf8), to: "list.csv")
-            let out = work.file("out-\(UUID().uuidString)")
+            let out = out ?? work.file("out-\(UUID().uuidString)")
             let r = try await DatasetCLI.run(["--url-list", input, "--input-format", "csv", "--caption-col", "text",
                                               "--output-format", "webdataset", "--output-folder", out, "--quiet"] + extra)
             try #require(r.exitCode == 0, "\(r.stderrText)")
@@ -62,13 +62,15 @@ import Testing
             for row in DatasetCLI.rows(data).values {
                 byKind[row["caption"] as? String ?? "?", default: []].append("\(row["status"] ?? "") \(row["error_message"] ?? "")")
             }
-            return (byKind.mapValues { $0.sorted() }, (data["stats"] as? [String: Any])?["00000"] as? [String: Any] ?? [:])
+            let samples = (data["wds"] as? [[Any]] ?? []).map { "\($0[2])" }
+            return (byKind.mapValues { $0.sorted() }, (data["stats"] as? [String: Any])?["00000"] as? [String: Any] ?? [:], samples)
         }
     }
 
     @Test func deadLinksOfOneHostAreFlaggedAndHotLinkedPhotosKept() async throws {
         let fixture = try Fixture()
-        let (rows, stats) = try await fixture.run(["--detect-placeholders"])
+        let out = fixture.work.file("out")
+        let (rows, stats, samples) = try await fixture.run(["--detect-placeholders"], out: out)
         // The first dead link's row was written before a second URL served the card; the 9 after it were held
         // until the shard closed, and every later one failed at once.
         let flagged = rows["dead"]?.filter { $0 == "failed_to_download placeholder image" }.count
@@ -77,6 +79,23 @@ import Testing
         #expect(rows["mirror"] == Array(repeating: "success <null>", count: 12), "same photo on 12 hosts: \(rows["mirror"] ?? [])")
         #expect(rows["own"] == Array(repeating: "success <null>", count: 4))
         #expect((stats["status_dict"] as? [String: Int])?["placeholder image"] == 14 && stats["failed_to_download"] as? Int == 14, "\(stats)")
+
+        #expect(samples.filter { $0 == "dead" }.count == 1 && samples.count == 15 + 4 + 12 + 1)
+        // The folder keeps the placeholder found; --retry-failed marks the first dead link's row too, and drops its image.
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/placeholders.json"))) as? [String: Any]
+        let listed = record?["placeholders"] as? [[String: String]]
+        #expect(listed?.count == 1 && listed?.first?["host"] == fixture.server.baseURL && record?["placeholder_urls"] as? Int == 10, "\(record ?? [:])")
+        let retried = try await fixture.run(["--detect-placeholders", "--retry-failed"], out: out)
+        #expect(retried.byKind["dead"] == Array(repeating: "failed_to_download placeholder image", count: 15), "after --retry-failed: \(retried.byKind["dead"] ?? [])")
+        #expect(retried.byKind["hot"] == rows["hot"] && retried.byKind["mirror"] == rows["mirror"] && retried.byKind["own"] == rows["own"])
+        #expect(!retried.samples.contains("dead") && retried.samples.count == 15 + 4 + 12, "\(retried.samples)")
+
+        // A damaged list stops the run, naming the file.
+        try Array("{\"placeholders\": 3}".utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: out + "/placeholders.json")) }
+        let input = try fixture.work.write(Array(fixture.list.utf8), to: "list.csv")
+        let damaged = try await DatasetCLI.run(["--url-list", input, "--input-format", "csv", "--output-format", "webdataset",
+                                                "--output-folder", out, "--detect-placeholders", "--retry-failed"])
+        #expect(damaged.exitCode == 1 && damaged.stderrText.contains("placeholders.json is not a placeholder list"), "\(damaged.stderrText)")
 
         // Off by default, and each dead link kept as img2dataset keeps it; a higher threshold than the host reached.
         let plain = try await fixture.run([])

@@ -24,7 +24,7 @@ extension DatasetRun {
             summary.withLock { $0.failedShards.append("\(name): \(error)") }
             return
         }
-        let fetched = writeKeptRows(of: work, into: state, observer: observer)
+        let fetched = writeKeptRows(of: work, schema: schema, into: state, observer: observer)
         let held = HeldRows()
         let record: @Sendable (ReadyRow) -> Void = { ready in
             let sample = DatasetSample(key: ready.key, metadata: schema.values(row: ready.row, key: ready.key, outcome: ready.outcome),
@@ -82,16 +82,17 @@ extension DatasetRun {
 
     /// Writes the rows an earlier run finished (``ShardWork/kept(_:)``) as the shard has them, image bytes
     /// unchanged, and returns the rows to fetch.
-    private func writeKeptRows(of work: ShardWork, into state: Locked<ShardTally>,
+    private func writeKeptRows(of work: ShardWork, schema: DatasetSchema, into state: Locked<ShardTally>,
                                observer: (any DatasetRunObserver)?) -> [DatasetRow] {
         guard let previous = work.previous else { return work.rows }
         var fetched: [DatasetRow] = []
         for row in work.rows {
             let key = options.key(shard: work.id, index: row.index)
-            guard let kept = work.kept(key) else {
+            guard let found = work.kept(key) else {
                 fetched.append(row)
                 continue
             }
+            let kept = unlessPlaceholder(found, schema: schema)
             var image: [UInt8]?
             if kept.status == .success {
                 do throws(DatasetError) { image = try previous.image(key) } catch {

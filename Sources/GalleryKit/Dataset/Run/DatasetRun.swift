@@ -155,6 +155,7 @@ public final class DatasetRun: Sendable {
         let files = try options.inputFormat.inputFiles(at: options.urlList)
         do throws(GalleryStoreError) { try await sink.prepare() } catch { throw .store(error) }
         let (done, firstShard) = try prepareOutput()
+        try loadPlaceholders()
         // --retry-failed reads the shards it rewrites back from the folder.
         if options.retryFailed {
             guard localFolder != nil else { throw .invalidOption("--retry-failed needs a local --output-folder (not a store)") }
@@ -193,6 +194,7 @@ public final class DatasetRun: Sendable {
         // A store's uploads finish after their shards: a shard whose file could not be stored has no stats there.
         let failures = await sink.finish()
         summary.withLock { $0.failedShards += failures }
+        if let problem = savePlaceholders() { summary.withLock { $0.failedShards.append(problem) } }
         if let problem = shardIndexes?.update() { summary.withLock { $0.failedShards.append(problem) } }
         if let stop { throw stop }
         return summary.withLock { s in

@@ -83,6 +83,34 @@ final class PlaceholderDetector: Sendable {
         return table.withLock { t in t.hosts[host]?.contents.contains { $0.digest == key && $0.flagged } ?? false }
     }
 
+    /// The contents flagged so far: (host, the digest's first 16 hex digits).
+    var flagged: [(host: String, digest: String)] {
+        table.withLock { t in
+            t.hosts.flatMap { host, entry in
+                entry.contents.filter(\.flagged).map { (host, String(format: "%016llx", $0.digest)) }
+            }.sorted { ($0.host, $0.digest) < ($1.host, $1.digest) }
+        }
+    }
+
+    /// Marks a content of `host` (as ``host(of:)`` spells it) a placeholder, as an earlier run found it.
+    func flag(host: String, digest: String) {
+        guard let key = Self.key(digest) else { return }
+        table.withLock { t in
+            t.tick += 1
+            var entry = t.hosts[host] ?? Host()
+            entry.lastSeen = t.tick
+            if let i = entry.contents.firstIndex(where: { $0.digest == key }) {
+                entry.contents[i].flagged = true
+                entry.contents[i].urls = []
+            } else {
+                if entry.contents.count >= policy.digestsPerHost { entry.contents.removeFirst() }
+                entry.contents.append(Content(digest: key, urls: [], flagged: true, lastSeen: t.tick))
+            }
+            t.hosts[host] = entry
+            if t.hosts.count > policy.hosts { Self.forgetOldHosts(&t, keeping: policy.hosts) }
+        }
+    }
+
     /// Hosts and contents held now (for the memory bound's test).
     var counts: (hosts: Int, contents: Int, urls: Int) {
         table.withLock { t in
