@@ -65,6 +65,27 @@ import Testing
         #expect(different.min()! > DatasetVerification.defaultPHashDistance + 5)
     }
 
+    /// Prints the CPU time of the pHash of one photo as a 512-px keep_ratio run decodes it (the thread's CPU
+    /// clock, so other tests running beside it do not count); checks only that it was taken.
+    @Test func theCostOfThePHash() throws {
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: Self.demo + "/evening-boats.jpg")))
+        var options = DecodeOptions()
+        options.target = .covering(width: 512, height: 512)
+        let bitmap = try ImageDecoder.decode(bytes, name: "photo", options: options).bitmap
+        func cpu() -> Double {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+        }
+        let rounds = 200
+        var bits: UInt64 = 0
+        let start = cpu()
+        for _ in 0..<rounds { bits ^= PerceptualHash(of: bitmap).bits }
+        let ms = (cpu() - start) / Double(rounds) * 1000
+        print("pHash of a \(bitmap.width)x\(bitmap.height) bitmap: \(String(format: "%.3f", ms)) ms CPU")
+        #expect(ms > 0 && bits == 0)
+    }
+
     @Test func placeholdersNeedManyURLsOfOneHost() {
         var policy = PlaceholderPolicy()
         policy.urls = 4
