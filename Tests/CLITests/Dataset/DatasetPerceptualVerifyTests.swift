@@ -54,6 +54,17 @@ import Testing
             $0["status"] as? String == "success" && ($0["phash"] as? String)?.count == 16
         }, "first run: \(recorded.values.map { "\($0["status"] ?? "") \($0["phash"] ?? "")" })")
 
+        // The column speaks imagehash's format: each photo's recorded pHash within 4 bits of imagehash.phash of the file.
+        let imagehash = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", "import sys, imagehash\nfrom PIL import Image\n"
+            + "print(' '.join(str(imagehash.phash(Image.open(p))) for p in sys.argv[1:]))"] + Self.photos), timeout: 120)
+        try #require(imagehash.exitCode == 0, "\(imagehash.stderrText)")
+        let imagehashes = imagehash.stdoutText.split(separator: " ").map { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
+        for (i, hash) in imagehashes.enumerated() {
+            let ours = recorded.values.first { $0["caption"] as? String == "photo \(i) s" }?["phash"] as? String
+            let distance = hash.flatMap { h in ours.flatMap { UInt64($0, radix: 16) }.map { ($0 ^ h).nonzeroBitCount } }
+            #expect(distance.map { $0 <= 4 } == true, "photo \(i): imagehash \(String(describing: hash)), ours \(ours ?? "-")")
+        }
+
         changed.withLock { $0 = true }
         let again = ["--url-list", first + "/00000.parquet", "--input-format", "parquet", "--caption-col", "caption",
                      "--verify-hash", "sha256,sha256", "--output-format", "parquet"]

@@ -102,6 +102,16 @@ import Testing
         #expect(!detector.isPlaceholder(url: "https://dead.example/p/0.jpg", digest: digest))
     }
 
+    /// A shard holds at most its limit of suspect rows: past it the oldest comes back to be written.
+    @Test func heldRowsAreBounded() {
+        let held = HeldRows()
+        let rows = (0..<3).map { ReadyRow(row: DatasetRow(index: $0, values: []), key: "k\($0)", outcome: RowOutcome(status: .success)) }
+        #expect(held.hold(rows[0], limit: 2) == nil && held.hold(rows[1], limit: 2) == nil)
+        #expect(held.hold(rows[2], limit: 2)?.key == "k0")
+        #expect(held.drain().map(\.key) == ["k1", "k2"] && held.drain().isEmpty)
+        #expect(HeldRows().hold(rows[0], limit: 0)?.key == "k0")
+    }
+
     @Test func theTableStaysWithinItsBound() {
         let policy = PlaceholderPolicy()
         let detector = PlaceholderDetector(policy: policy)
