@@ -90,6 +90,15 @@ import Testing
         #expect(retried.byKind["hot"] == rows["hot"] && retried.byKind["mirror"] == rows["mirror"] && retried.byKind["own"] == rows["own"])
         #expect(!retried.samples.contains("dead") && retried.samples.count == 15 + 4 + 12, "\(retried.samples)")
 
+        // Each process of a --shard K/N run writes a file of its own; a later run reads them all.
+        let sharded = fixture.work.file("sharded")
+        let part = try await fixture.run(["--detect-placeholders", "--shard", "0/2"], out: sharded)
+        #expect(part.byKind["dead"]?.filter { $0 == "success <null>" }.count == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: sharded).filter { $0.hasPrefix("placeholders") }
+        #expect(files == ["placeholders-0-of-2.json"], "\(files)")
+        let whole = try await fixture.run(["--detect-placeholders", "--retry-failed"], out: sharded)
+        #expect(whole.byKind["dead"] == Array(repeating: "failed_to_download placeholder image", count: 15), "\(whole.byKind["dead"] ?? [])")
+
         // A damaged list stops the run, naming the file.
         try Array("{\"placeholders\": 3}".utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: out + "/placeholders.json")) }
         let input = try fixture.work.write(Array(fixture.list.utf8), to: "list.csv")

@@ -2,8 +2,9 @@ import DatasetFormats
 import Foundation
 import GallerySystem
 
-/// The placeholders a run found, kept in the output folder (`placeholders.json`) for the runs after it: the
-/// first URL of a placeholder's host was written as a success before a second URL served the same bytes, and
+/// The placeholders a run found, kept in the output folder (`placeholders.json`; `placeholders-K-of-N.json` for
+/// each process of a `--shard K/N` run, so that none overwrites another's) for the runs after it: the first URL
+/// of a placeholder's host was written as a success before a second URL served the same bytes, and
 /// `--retry-failed --detect-placeholders` rewrites the finished shards that hold such a row, marking it
 /// `failed_to_download` "placeholder image" (its image left out), from the row's URL and hash columns.
 ///
@@ -12,11 +13,25 @@ import GallerySystem
 extension DatasetRun {
     static let placeholdersFile = "placeholders.json"
 
-    /// Flags what the folder's `placeholders.json` lists (detection on, a local folder; no file flags nothing).
-    /// A file that cannot be read, or is not such a list, stops the run naming it (remove it to start afresh).
+    /// The file this process writes.
+    var placeholdersFile: String {
+        options.shard.map { "placeholders-\($0.index)-of-\($0.count).json" } ?? Self.placeholdersFile
+    }
+
+    /// Flags what the folder's placeholder files list, every process's (detection on, a local folder; no file
+    /// flags nothing). A file that cannot be read, or is not such a list, stops the run naming it (remove it to
+    /// start afresh).
     func loadPlaceholders() throws(DatasetError) {
-        guard let detector = placeholders, let folder = localFolder else { return }
-        let path = folder + "/" + Self.placeholdersFile
+        guard placeholders != nil, let folder = localFolder else { return }
+        let names: [String]
+        do { names = try sink.list() } catch { throw .output("cannot list the output folder \(folder): \(error)") }
+        for name in names.sorted() where name == Self.placeholdersFile || (name.hasPrefix("placeholders-") && name.hasSuffix(".json")) {
+            try loadPlaceholders(from: folder + "/" + name)
+        }
+    }
+
+    private func loadPlaceholders(from path: String) throws(DatasetError) {
+        guard let detector = placeholders else { return }
         let bytes: [UInt8]?
         do { bytes = try Syscall.readAll(path) } catch { throw .output("cannot read \(path): \(error)") }
         guard let bytes else { return }
@@ -42,14 +57,14 @@ extension DatasetRun {
                                      "placeholders": flagged.map { ["host": $0.host, "digest": $0.digest] }]
         do throws(DatasetFormatError) {
             guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
-                return "\(Self.placeholdersFile): not JSON"
+                return "\(placeholdersFile): not JSON"
             }
-            let handle = try sink.create(Self.placeholdersFile)
+            let handle = try sink.create(placeholdersFile)
             try handle.write(Array(data) + [10])
             try handle.close()
             return nil
         } catch {
-            return "\(Self.placeholdersFile): \(error)"
+            return "\(placeholdersFile): \(error)"
         }
     }
 
