@@ -25,6 +25,7 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("caption-col"), help: "The column holding the caption (saved as caption / .txt).") var captionCol: String?
     @Option(name: .customLong("save-additional-columns"), help: "Input columns to keep in the metadata: a,b.") var saveAdditionalColumns: String?
     @Option(name: .customLong("verify-hash"), help: ArgumentHelp("Check each download against a column: COL,ALGO (md5, sha256, sha512; ALGO must equal --compute-hash).", valueName: "COL,ALGO")) var verifyHash: String?
+    @OptionGroup var verification: DatasetVerifyOptions
     @Option(name: .customLong("output-folder"), help: "The dataset folder, or s3://BUCKET/PREFIX (with --s3-endpoint for a store other than AWS).") var outputFolder = "images"
     @Option(name: .customLong("output-format"), help: "files, webdataset, parquet, tfrecord.") var outputFormat = "files"
     @Option(name: .customLong("image-size"), help: "The size images are resized to (WIDTHxHEIGHT with --resize-mode fixed).") var imageSize = "256"
