@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One folder per stage, C only in the shim targets (CCurl, CCodecs, CColor).
+// One folder per stage, C only in the shim targets (CCurl, CUnbound, CCodecs, CColor, ...).
 // GalleryImaging (codecs, scaler, cache) and GalleryTransfer (libcurl engine) stand alone;
 // GalleryKit joins them into the pipeline and the gallery writer; fetch-gallery is a thin CLI.
 // Debug builds leave Swift unoptimised, which makes the imaging loops (the resampler, the demo
@@ -62,7 +62,9 @@ let package = Package(
         .target(name: "GallerySync", dependencies: ["GallerySystem"]),
         .target(name: "GalleryImaging", dependencies: ["CCodecs", "CHeif", "CColor", "GallerySync", "GallerySystem"],
                 swiftSettings: optimizedImaging),
-        .target(name: "GalleryTransfer", dependencies: ["CCurl", "GallerySync", "GallerySystem"]),
+        // libunbound: full recursion from the root for `--dns recursive`.
+        .systemLibrary(name: "CUnbound", providers: [.apt(["libunbound-dev"])]),
+        .target(name: "GalleryTransfer", dependencies: ["CCurl", "CUnbound", "GallerySync", "GallerySystem"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib's gzFile stream, for `dataset --input-format csv.gz` and the other .gz URL lists.

@@ -40,6 +40,7 @@ public final class ImageService: Sendable {
         pipelineConfiguration.transfer.deadline = configuration.downloadTimeout
         pipelineConfiguration.transfer.connectTimeout = min(configuration.downloadTimeout, 10)
         pipelineConfiguration.transfer.retry.maxAttempts = 1
+        pipelineConfiguration.transfer.caCertificatesPath = configuration.caCertificates
         pipelineConfiguration.addressPolicy = configuration.allowPrivateAddresses ? .unrestricted : AddressPolicy(
             .atMostAsPrivateAs(.publicInternet),
             explanation: "this service fetches public addresses only; --allow-private-addresses lifts this")
@@ -57,23 +58,35 @@ public final class ImageService: Sendable {
         let (format, negotiated) = wantedFormat(url.options, accept: accept)
         let quality = url.options.quality ?? configuration.defaultQuality
         let key = "\(source.cacheKeyPart)|\(url.options.normalized)|\(format?.rawValue ?? "source")|q\(quality)"
-        var answer: Answer
-        if let stored = results.read(key), let fresh = await freshen(stored, key: key, source: source) {
-            metrics.cache(hit: true)
-            answer = Answer(status: 200, contentType: fresh.header.contentType, body: fresh.body, etag: fresh.header.etag,
-                            variesByAccept: negotiated, cacheStatus: fresh.header.checked == stored.header.checked ? "hit" : "revalidated")
-        } else {
-            metrics.cache(hit: false)
-            let result: Result<Answer, ServeError> = await inFlight.run(key) { [self] () async throws(ServeError) -> Answer in
-                try await render(url.options, source: source, format: format, quality: quality, key: key, negotiated: negotiated)
+        var refetched: Refetched?
+        if let stored = await results.read(key) {
+            switch await freshen(stored, key: key, source: source) {
+            case .fresh(let fresh):
+                metrics.cache(hit: true)
+                let status = fresh.header.checked == stored.header.checked ? "hit" : "revalidated"
+                return Self.conditional(Answer(status: 200, contentType: fresh.header.contentType, body: fresh.body,
+                                               etag: fresh.header.etag, variesByAccept: negotiated, cacheStatus: status),
+                                        ifNoneMatch: ifNoneMatch)
+            case .stale(let bytes):
+                refetched = bytes
             }
-            answer = try result.get()
         }
-        if let ifNoneMatch, Self.matches(ifNoneMatch, answer.etag) {
-            answer.status = 304
-            answer.body = []
+        metrics.cache(hit: false)
+        let body = refetched
+        let result: Result<Answer, ServeError> = await inFlight.run(key) { [self] () async throws(ServeError) -> Answer in
+            try await render(url.options, source: source, format: format, quality: quality, key: key, negotiated: negotiated,
+                             refetched: body)
         }
-        return answer
+        return Self.conditional(try result.get(), ifNoneMatch: ifNoneMatch)
+    }
+
+    /// `answer`, or a 304 without a body when the client's If-None-Match holds its tag.
+    static func conditional(_ answer: Answer, ifNoneMatch: String?) -> Answer {
+        guard let ifNoneMatch, matches(ifNoneMatch, answer.etag) else { return answer }
+        var notModified = answer
+        notModified.status = 304
+        notModified.body = []
+        return notModified
     }
 
     /// The explicit format, else AVIF or WebP when enabled and accepted, else nil (the source's).

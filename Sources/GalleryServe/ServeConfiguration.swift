@@ -45,6 +45,8 @@ public struct ServeConfiguration: Sendable {
     public var decodeBudgetMegapixels = 100
     /// Writes one access-log line per request (JSON) to standard error.
     public var accessLog = true
+    /// A PEM file of CA certificates trusted for https sources instead of the system's.
+    public var caCertificates: String?
 
     public init() {}
 }

@@ -12,6 +12,11 @@ extension Syscall {
     @discardableResult
     public static func remove(_ path: String) -> Bool { unlink(path) == 0 }
 
+    /// Sets the file's access and modification times to now (`utimensat(2)`); false when there is no such file.
+    /// A cache that orders its files by modification time marks a use this way.
+    @discardableResult
+    public static func touch(_ path: String) -> Bool { utimensat(AT_FDCWD, path, nil, 0) == 0 }
+
     /// `rmdir(2)`: removes the folder at `path` when it is empty; false otherwise (or when it is missing).
     @discardableResult
     public static func removeEmptyDirectory(_ path: String) -> Bool { rmdir(path) == 0 }
@@ -53,6 +58,9 @@ extension Syscall {
 
     /// Whether anything exists at `path`.
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether this process may read the file at `path`.
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
     /// The names in the folder `path`, without `.` and `..`.
     public static func names(in path: String) throws(SystemError) -> [String] {

@@ -48,6 +48,34 @@ import Testing
         #expect(requests.count == 2 && requests.last?.headers["If-None-Match"] == "\"v1\"")
     }
 
+    /// After the TTL the source changed: the conditional GET's 200 brings the new image, and the result is
+    /// made from that body (two requests to the origin in all, not a third download).
+    @Test func aChangedSourceIsDownloadedOnceWhenRevalidated() async throws {
+        let before = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let after = try Corpus.bytes("libjpeg-turbo/testimgint.jpg")
+        let origin = try FaultServer()
+        defer { origin.stop() }
+        let current = Locked((before, "\"v1\""))
+        origin.route("/c.jpg") { _, _ in
+            let (bytes, tag) = current.withLock { $0 }
+            return .file(bytes, etag: tag, contentType: "image/jpeg")
+        }
+        let server = try await ServeProcess(["--allow-private-addresses", "--ttl", "1", "--quiet"])
+        defer { _ = server.stop() }
+        let url = server.baseURL + "/insecure/w:32/plain/" + origin.url("/c.jpg")
+        let first = try await Client.get(url)
+        current.withLock { $0 = (after, "\"v2\"") }
+        try await Task.sleep(for: .milliseconds(1300))
+        let changed = try await Client.get(url)
+        #expect(changed.status == 200 && changed.headers["X-Cache"] == "miss")
+        #expect(changed.body != first.body && changed.headers["ETag"] != first.headers["ETag"])
+        let requests = origin.requests(path: "/c.jpg")
+        #expect(requests.count == 2, "the changed source was downloaded \(requests.count - 1) times after the TTL")
+        #expect(requests.last?.headers["If-None-Match"] == "\"v1\"")
+        #expect(try await Client.get(url).headers["X-Cache"] == "hit")
+        #expect(origin.requests(path: "/c.jpg").count == 2)
+    }
+
     /// A source that sends neither ETag nor Last-Modified: after the TTL it is fetched again, and a client holding
     /// the old result's ETag gets the new image (200, another ETag), not a 304 for what it no longer is.
     @Test func aSourceWithoutValidatorsNeverGetsAStale304() async throws {

@@ -35,6 +35,9 @@ _DEFAULTS = dict(
     user_agent_token=None, disallowed_header_directives=None,
 )
 _BOOLEANS = {"resize_only_if_bigger", "skip_reencode", "extract_exif", "enable_wandb", "disable_all_reencoding"}
+# fetch-gallery's checks beyond img2dataset's (docs/DATASETS.md): passed on when given.
+_OURS = dict(verify_phash=None, phash_distance=None, compute_phash=False, detect_placeholders=False, placeholder_urls=None)
+_OUR_FLAGS = {"compute_phash", "detect_placeholders"}
 
 
 def _binary():
@@ -57,7 +60,7 @@ def _value(name, value):
 
 def command_line(url_list, **kwargs):
     """The ``fetch-gallery dataset`` arguments for img2dataset's ``download(url_list, **kwargs)``."""
-    unknown = sorted(set(kwargs) - set(_DEFAULTS))
+    unknown = sorted(set(kwargs) - set(_DEFAULTS) - set(_OURS))
     if unknown:
         raise TypeError(f"download() got an unexpected keyword argument '{unknown[0]}'"
                         + (f" (and {', '.join(repr(u) for u in unknown[1:])})" if len(unknown) > 1 else ""))
@@ -80,6 +83,12 @@ def command_line(url_list, **kwargs):
             args += [flag, _value(name, list(value))]
         else:
             args += [flag, _value(name, value)]
+    for name in _OURS:
+        value = kwargs.get(name)
+        if value is None or value is False:
+            continue
+        flag = "--" + name.replace("_", "-")
+        args += [flag] if name in _OUR_FLAGS else [flag, _value(name, value)]
     return args
 
 

@@ -20,7 +20,10 @@
 /// panned 10% and resized back lacks 10%) and the overlap covers at least ``minCoverage`` of the
 /// larger's area, and no cell of a 6 x 6 grid over the overlap differs by more than ``maxCellError``
 /// grey levels on average (a changed tenth of the frame fills a cell or more; the mean over the whole
-/// frame would hide it). Measured on the duplicate tests' copies and burst frames of 14 photographs
+/// frame would hide it), nor does a cell apart from the worst one (two cells or more away) differ
+/// ``maxApartRatio`` times the median cell or more (and over ``minApartLevels``): an object moved within
+/// an otherwise identical frame differs in two places and nowhere else, while a copy's resampling spreads
+/// its error over the frame. Measured on the duplicate tests' copies and burst frames of 14 photographs
 /// (DuplicateDetectionTests prints the table): copies' worst cell 0.2-22.5 levels and edges 0-6.0%
 /// short; changed tenths 37 levels or more; pans of 10% 7.8-10% short (or 12% outside).
 public struct CopyCheck: Sendable, Hashable, Codable {
@@ -40,6 +43,11 @@ public struct CopyCheck: Sendable, Hashable, Codable {
     public var trim: Double
     /// The worst cell's mean absolute difference in grey levels (0-255), over a 6 x 6 grid on the overlap.
     public var cellError: Double
+    /// The worst cell two cells or more away from the worst one (Chebyshev distance), in grey levels.
+    /// Not in the encoded form (gallery.json shows the alignment): a decoded check has 0 here.
+    public var apartCellError: Double = 0
+    /// The median cell's difference, in grey levels (not encoded either).
+    public var medianCellError: Double = 0
 
     /// The most the smaller frame may stick out of the larger.
     public static let maxOutside = 0.035
@@ -51,10 +59,24 @@ public struct CopyCheck: Sendable, Hashable, Codable {
     public static let maxCellError = 25.0
     /// Cells a side of the grid the error is judged on.
     static let cells = 6
+    /// How many times the median cell a second place may differ before the pair is two frames with
+    /// something moved: copies measured up to 6.9 (a crop all round), a patch of the photo moved across
+    /// it about 11 and more (DuplicateDetectionTests).
+    public static let maxApartRatio = 9.0
+    /// Below this a second place's difference is resampling noise whatever the median (in grey levels).
+    public static let minApartLevels = 4.0
+    /// The median under which the ratio is taken against this instead (a copy's median can be 0.0).
+    static let medianFloor = 0.5
 
     /// Whether the two are one picture: the same frame or trimmed a few percent, and alike everywhere.
     public var isCopy: Bool {
         outside <= Self.maxOutside && trim <= Self.maxTrim && coverage >= Self.minCoverage && cellError <= Self.maxCellError
+            && !movedWithin
+    }
+
+    /// Two places differ and the rest agrees: something moved within the frame.
+    public var movedWithin: Bool {
+        apartCellError > Self.minApartLevels && apartCellError > Self.maxApartRatio * max(medianCellError, Self.medianFloor)
     }
 
     /// Aligns `b` on `a` and measures how they agree.
@@ -104,6 +126,12 @@ public struct CopyCheck: Sendable, Hashable, Codable {
         outside = rounded(max(0, -inner.x, inner.x + inner.w - 1, -inner.y, inner.y + inner.h - 1))
         trim = rounded(max(0, inner.x, 1 - inner.x - inner.w, inner.y, 1 - inner.y - inner.h))
         cellError = final.isFinite ? rounded(Double(cellErrors.max() ?? 255), 10) : 255
+        if final.isFinite, let worst = cellErrors.indices.max(by: { cellErrors[$0] < cellErrors[$1] }) {
+            let n = Self.cells
+            let apart = cellErrors.indices.filter { max(abs($0 / n - worst / n), abs($0 % n - worst % n)) >= 2 }.map { cellErrors[$0] }
+            apartCellError = rounded(Double(apart.max() ?? 0), 10)
+            medianCellError = rounded(Double(cellErrors.sorted()[cellErrors.count / 2]), 10)
+        }
     }
 
     enum CodingKeys: String, CodingKey {

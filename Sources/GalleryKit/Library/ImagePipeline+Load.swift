@@ -16,23 +16,30 @@ extension ImagePipeline {
             case .url(let url): original = try await fetchOriginal(url)
             case .file(let path): original = try await readFile(path)
             }
-            if router.hasHandlers(for: request.source) {
-                let size = Int64(original.bytes.count)
-                router.report(ImageProgress(phase: .decoding, receivedBytes: size, expectedBytes: size), for: request.source)
-            }
-            let (bitmap, uprightWidth, uprightHeight) = try await render(original.bytes, for: request)
-            let info = ImageSourceInfo(format: ImageFormat.sniff(original.bytes), byteCount: original.bytes.count,
-                                       width: uprightWidth, height: uprightHeight, validator: original.validator,
-                                       loaded: Date())
-            sources.setValue(info, forKey: request.source.cacheSource, cost: 1)
-            cache[cacheKey(request, validator: original.validator)] = bitmap
-            if case .url(let url) = request.source {
-                validators.setValue(KnownValidator(validator: original.validator), forKey: url, cost: 1)
-            }
-            return .success(bitmap)
+            return .success(try await adopt(original, for: request).bitmap)
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Decodes and scales an original's bytes for `request`, then remembers them as the source's
+    /// current version: the bitmap in the decoded cache, the description, the URL's validator.
+    func adopt(_ original: Original, for request: ImageRequest) async throws(ImagePipelineError)
+        -> (bitmap: Bitmap, info: ImageSourceInfo) {
+        if router.hasHandlers(for: request.source) {
+            let size = Int64(original.bytes.count)
+            router.report(ImageProgress(phase: .decoding, receivedBytes: size, expectedBytes: size), for: request.source)
+        }
+        let (bitmap, uprightWidth, uprightHeight) = try await render(original.bytes, for: request)
+        let info = ImageSourceInfo(format: ImageFormat.sniff(original.bytes), byteCount: original.bytes.count,
+                                   width: uprightWidth, height: uprightHeight, validator: original.validator,
+                                   loaded: Date())
+        sources.setValue(info, forKey: request.source.cacheSource, cost: 1)
+        cache[cacheKey(request, validator: original.validator)] = bitmap
+        if case .url(let url) = request.source {
+            validators.setValue(KnownValidator(validator: original.validator), forKey: url, cost: 1)
+        }
+        return (bitmap, info)
     }
 
     /// The original of `url`: from the store when it holds it, else downloaded (and then stored).

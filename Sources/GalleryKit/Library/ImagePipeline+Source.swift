@@ -36,6 +36,15 @@ extension ImagePipeline {
         return (bitmap, sourceInfo(for: request.source))
     }
 
+    /// The image of `request` made from bytes the caller already holds for its source, such as the
+    /// body of its own conditional GET that the origin answered with 200: decoded, scaled and
+    /// remembered as the source's current version, exactly as if the pipeline had downloaded them.
+    /// A `.url` source's next ``image(for:progress:)`` is then served from the cache.
+    public func imageAndSource(for request: ImageRequest, original bytes: [UInt8],
+                               validator: ImageCacheKey.Validator?) async throws(ImagePipelineError) -> (Bitmap, ImageSourceInfo) {
+        try await adopt(Original(bytes: bytes, validator: validator), for: request)
+    }
+
     /// What the pipeline saw of `source` when it last loaded it, or nil.
     public func sourceInfo(for source: ImageRequest.Source) -> ImageSourceInfo? {
         sources.value(forKey: source.cacheSource)

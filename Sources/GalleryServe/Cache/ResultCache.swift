@@ -5,8 +5,10 @@ import GallerySystem
 
 /// Encoded results by key, bounded in bytes, least recently used evicted first. With a folder the
 /// results live on disk (one file per key, named by the key's SHA-256, published atomically) and
-/// survive a restart: the index is rebuilt from the folder, oldest files first in line for eviction.
-/// Without one they live in memory.
+/// survive a restart: a hit sets its file's modification time, so the index rebuilt from the folder
+/// after a restart has the least recently used first in line for eviction. Without one they live in
+/// memory. File reads and writes run on two threads of the cache's own, never on Swift's cooperative
+/// threads (a slow disk then delays the requests that wait for it, not every request).
 final class ResultCache: Sendable {
     private struct Slot { var size: Int64; var tick: UInt64 }
     private struct Index { var slots: [String: Slot] = [:]; var total: Int64 = 0; var tick: UInt64 = 0 }
@@ -15,6 +17,7 @@ final class ResultCache: Sendable {
     let limit: Int64
     private let index = Locked(Index())
     private let memory: Cache<String, StoredResult>
+    private let io = WorkerPool(threads: 2)
 
     init(folder: String?, limit: Int64) throws(ServeError) {
         self.folder = folder
@@ -38,13 +41,13 @@ final class ResultCache: Sendable {
                 index.total += file.size
             }
         }
-        evict()
+        for name in evict() { Syscall.remove(folder + "/" + name) }
     }
 
     /// Results held and their bytes.
     var usage: (count: Int, bytes: Int64) { index.withLock { ($0.slots.count, $0.total) } }
 
-    func read(_ key: String) -> StoredResult? {
+    func read(_ key: String) async -> StoredResult? {
         guard let folder else { return memory.value(forKey: key) }
         let name = SHA256.hex(Array(key.utf8))
         guard index.withLock({ index -> Bool in
@@ -53,14 +56,20 @@ final class ResultCache: Sendable {
             index.slots[name]!.tick = index.tick
             return true
         }) else { return nil }
-        guard let bytes = try? Syscall.readAll(folder + "/" + name), let stored = StoredResult(encoded: bytes) else {
-            drop(name)
+        let path = folder + "/" + name
+        let stored = try? await io.run { () -> StoredResult? in
+            guard let bytes = try? Syscall.readAll(path), let stored = StoredResult(encoded: bytes) else { return nil }
+            Syscall.touch(path)
+            return stored
+        }
+        guard let stored else {
+            await remove([name])
             return nil
         }
         return stored
     }
 
-    func write(_ key: String, _ result: StoredResult) {
+    func write(_ key: String, _ result: StoredResult) async {
         guard let folder else {
             memory.setValue(result, forKey: key, cost: result.body.count + 256)
             return
@@ -68,25 +77,29 @@ final class ResultCache: Sendable {
         let name = SHA256.hex(Array(key.utf8))
         let bytes = result.encoded()
         guard Int64(bytes.count) <= limit / 2 else { return }
-        do { try AtomicWrite.replace(folder + "/" + name, with: bytes, durable: false) } catch { return }
+        let path = folder + "/" + name
+        guard (try? await io.run { try AtomicWrite.replace(path, with: bytes, durable: false) }) != nil else { return }
         index.withLock { index in
             index.tick += 1
             index.total += Int64(bytes.count) - (index.slots[name]?.size ?? 0)
             index.slots[name] = Slot(size: Int64(bytes.count), tick: index.tick)
         }
-        evict()
+        await remove(evict())
     }
 
-    private func drop(_ name: String) {
+    /// Forgets `names` and deletes their files on the cache's threads.
+    private func remove(_ names: [String]) async {
+        guard let folder, !names.isEmpty else { return }
         index.withLock { index in
-            if let slot = index.slots.removeValue(forKey: name) { index.total -= slot.size }
+            for name in names { if let slot = index.slots.removeValue(forKey: name) { index.total -= slot.size } }
         }
-        if let folder { _ = Syscall.remove(folder + "/" + name) }
+        _ = try? await io.run { for name in names { Syscall.remove(folder + "/" + name) } }
     }
 
-    /// Removes least recently used files until the total is at most 90% of the limit.
-    private func evict() {
-        let victims = index.withLock { index -> [String] in
+    /// Takes least recently used entries out of the index until the total is at most 90% of the
+    /// limit, and names them (their files are still to delete).
+    private func evict() -> [String] {
+        index.withLock { index -> [String] in
             guard index.total > limit else { return [] }
             var names: [String] = []
             for (name, slot) in index.slots.sorted(by: { $0.value.tick < $1.value.tick }) {
@@ -97,6 +110,5 @@ final class ResultCache: Sendable {
             }
             return names
         }
-        if let folder { for name in victims { _ = Syscall.remove(folder + "/" + name) } }
     }
 }

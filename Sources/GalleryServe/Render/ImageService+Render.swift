@@ -3,8 +3,9 @@ import GalleryKit
 
 extension ImageService {
     /// The work of a result-cache miss: the pipeline's bitmap, the resize steps, the encode, the store.
+    /// With `refetched` the bitmap is made from the bytes a revalidation already brought, not downloaded again.
     func render(_ options: ProcessingOptions, source: ImageRequest.Source, format wanted: ProcessingOptions.OutputFormat?,
-                quality: Int, key: String, negotiated: Bool) async throws(ServeError) -> Answer {
+                quality: Int, key: String, negotiated: Bool, refetched: Refetched? = nil) async throws(ServeError) -> Answer {
         if case .url(let url) = source, let info = pipeline.sourceInfo(for: source),
            Date().timeIntervalSince(info.loaded) >= Double(configuration.ttl) {
             pipeline.forget(url: url)  // past its lifetime: fetch it again rather than trust the decoded cache
@@ -15,7 +16,11 @@ extension ImageService {
         let info: ImageSourceInfo?
         do throws(ImagePipelineError) {
             (bitmap, info) = try await budget.withRoom(for: resize.pipelineSize, options: options) { () async throws(ImagePipelineError) in
-                try await pipeline.imageAndSource(for: ImageRequest(source: source, size: resize.pipelineSize))
+                let request = ImageRequest(source: source, size: resize.pipelineSize)
+                guard let refetched else { return try await pipeline.imageAndSource(for: request) }
+                let (bitmap, info) = try await pipeline.imageAndSource(for: request, original: refetched.bytes,
+                                                                       validator: refetched.validator)
+                return (bitmap, info)
             }
         } catch {
             throw Self.serveError(error)
@@ -54,7 +59,7 @@ extension ImageService {
         let etag = "\"" + SHA256.hex(Array("\(validator)|\(options.normalized)|q\(quality)|\(format.rawValue)".utf8)).prefix(32) + "\""
         let stored = StoredResult(header: .init(contentType: format.mediaType, etag: etag, sourceValidator: info?.validator.map(Self.text),
                                                 checked: Date().timeIntervalSince1970), body: encoded)
-        results.write(key, stored)
+        await results.write(key, stored)
         return Answer(status: 200, contentType: format.mediaType, body: encoded, etag: etag, variesByAccept: negotiated, cacheStatus: "miss")
     }
 

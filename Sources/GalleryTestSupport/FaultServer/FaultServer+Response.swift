@@ -56,6 +56,8 @@ extension FaultServer {
         var endlessHeaders = false
         /// Send these bytes instead of a response, then close.
         var raw: [UInt8]?
+        /// SO_SNDBUF for the connection before the response goes out (the kernel doubles it).
+        var sendBuffer: Int?
     }
 }
 
@@ -135,6 +137,15 @@ extension FaultServer.Response {
     public func stall(afterBodyBytes n: Int, seconds: Double) -> Self {
         var copy = self
         copy.faults.stall = (max(0, n), seconds)
+        return copy
+    }
+
+    /// Sends through a socket send buffer of about `bytes` (SO_SNDBUF; the kernel doubles it) instead of
+    /// loopback's autotuned megabytes, so `bodyBytesSent` of a client that stops reading stays near its
+    /// receive window instead of including what this side's kernel would have queued.
+    public func sendBuffer(_ bytes: Int) -> Self {
+        var copy = self
+        copy.faults.sendBuffer = max(1024, bytes)
         return copy
     }
 

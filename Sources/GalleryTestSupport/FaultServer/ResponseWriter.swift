@@ -12,6 +12,7 @@ struct ResponseWriter {
         let faults = response.faults
         if faults.dropConnection { return false }
         if let delay = faults.stallBeforeHeaders, !core.pause(delay) { return false }
+        if let size = faults.sendBuffer { Socket.setSendBuffer(fd, size) }
         if let raw = faults.raw {
             _ = Socket.sendAll(fd, raw[...])
             return false

@@ -130,6 +130,12 @@ enum Socket {
         return offset - bytes.startIndex
     }
 
+    /// Sets SO_SNDBUF (the kernel doubles it and stops autotuning it).
+    static func setSendBuffer(_ fd: Int32, _ bytes: Int) {
+        var size = Int32(clamping: bytes)
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Makes the coming `close` send a TCP RST instead of a FIN (SO_LINGER with a zero timeout).
     static func resetOnClose(_ fd: Int32) {
         var option = linger(l_onoff: 1, l_linger: 0)

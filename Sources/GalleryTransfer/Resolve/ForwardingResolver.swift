@@ -18,9 +18,9 @@ import GallerySync
 /// - Pacing: ``DNSExchange`` (bounded outstanding questions, AIMD rate, 3 tries).
 public final class ForwardingResolver: NameResolver {
     public let servers: [DNSServer]
-    public let policy: DNSCachePolicy
+    public var policy: DNSCachePolicy { answers.policy }
     private let exchange: DNSExchange
-    private let state: Locked<(cache: DNSCache, flights: [DNSCache.Key: Task<DNSOutcome, Never>])>
+    private let answers: DNSAnswers
     /// Whether any server answered yet, and whether silence before that was already checked.
     private let liveness = Locked<(answered: Bool, checking: Bool)>((false, false))
     private let onUnreachable: (@Sendable (DNSSetupError) -> Void)?
@@ -33,12 +33,11 @@ public final class ForwardingResolver: NameResolver {
         if let servers { chosen = servers } else { chosen = try DNSServer.system() }
         guard !chosen.isEmpty else { throw DNSSetupError("no DNS server given") }
         self.servers = chosen
-        self.policy = policy
         var limits = pacing
         limits.maxInFlight = max(1, pacing.maxInFlight)
         if limits.tryTimeouts.isEmpty { limits.tryTimeouts = [1] }
         exchange = try DNSExchange(servers: chosen, limits: limits)
-        state = Locked((DNSCache(capacity: policy.capacity), [:]))
+        answers = DNSAnswers(policy: policy)
     }
 
     /// "127.0.0.53:53, 10.0.0.2:53"
@@ -47,7 +46,7 @@ public final class ForwardingResolver: NameResolver {
     /// Questions sent (tries included), names and types cached, and how often the pace was halved.
     public var statistics: (questions: Int, cached: Int, rateDecreases: Int) {
         let sent = exchange.counters
-        return (sent.sent, state.withLock { $0.cache.count }, sent.rateDecreases)
+        return (sent.sent, answers.count, sent.rateDecreases)
     }
 
     public func resolve(_ host: String) async -> Result<ResolvedHost, ResolveFailure> {
@@ -57,49 +56,16 @@ public final class ForwardingResolver: NameResolver {
         async let v4 = outcome(name, .a)
         async let v6 = outcome(name, .aaaa)
         let (a, aaaa) = await (v4, v6)
-        return Self.combine(a, aaaa, host: host, resolver: serverList)
-    }
-
-    static func combine(_ a: DNSOutcome, _ aaaa: DNSOutcome, host: String, resolver: String) -> Result<ResolvedHost, ResolveFailure> {
-        var found = ResolvedHost(ipv4: [], ipv6: [])
-        if case .addresses(let list) = a { found.ipv4 = list }
-        if case .addresses(let list) = aaaa { found.ipv6 = list }
-        if !found.isEmpty { return .success(found) }
-        let kind: ResolveFailure.Kind
-        switch (a, aaaa) {
-        case (.nameError, _), (_, .nameError): kind = .nameNotFound
-        case (.noData, .noData), (.addresses, .noData), (.noData, .addresses), (.addresses, .addresses): kind = .noAddress
-        case (.serverFailure(let code), _), (_, .serverFailure(let code)): kind = .serverFailure(code: code)
-        default: kind = .timedOut
-        }
-        return .failure(ResolveFailure(kind, host: host, resolver: resolver))
+        return DNSAnswers.combine(a, aaaa, host: host, resolver: serverList)
     }
 
     /// The cached outcome, the one being asked, or a new question.
     func outcome(_ name: String, _ type: DNSMessage.RecordType) async -> DNSOutcome {
-        let key = DNSCache.Key(name: name, type: type.rawValue)
-        let now = DispatchTime.now().uptimeNanoseconds
-        let (cached, flight): (DNSOutcome?, Task<DNSOutcome, Never>?) = state.withLock { s in
-            if let cached = s.cache.lookup(key, now: now) { return (cached, nil) }
-            if let running = s.flights[key] { return (nil, running) }
-            let task = Task { await self.ask(key, type) }
-            s.flights[key] = task
-            return (nil, task)
+        await answers.outcome(name, type) { [self] in
+            let answer = await exchange.ask(name, type)
+            noteLiveness(answer)
+            return Self.interpret(answer, name: name, type: type)
         }
-        if let cached { return cached }
-        return await flight!.value
-    }
-
-    private func ask(_ key: DNSCache.Key, _ type: DNSMessage.RecordType) async -> DNSOutcome {
-        let answer = await exchange.ask(key.name, type)
-        noteLiveness(answer)
-        let (outcome, ttl) = Self.interpret(answer, name: key.name, type: type)
-        let seconds = policy.seconds(for: outcome, ttl: ttl)
-        state.withLock { s in
-            s.cache.store(key, outcome, seconds: seconds, now: DispatchTime.now().uptimeNanoseconds)
-            s.flights[key] = nil
-        }
-        return outcome
     }
 
     /// An answer's outcome and TTL: the addresses at the end of the CNAME chain (at most 16 links) with

@@ -15,6 +15,7 @@ extension DatasetCommand {
             guard parts.count == 2 else { throw ValidationError("--verify-hash takes COL,ALGO (e.g. sha256_col,sha256)") }
             o.columns.verifyHash = (parts[0], parts[1])
         }
+        try verification.apply(to: &o)
         o.outputFolder = outputFolder
         o.caCertificates = certificates.caCertificates
         guard let format = DatasetOutputFormat(rawValue: outputFormat) else {

@@ -28,6 +28,7 @@ struct DatasetCommand: AsyncParsableCommand {
     @Option(name: .customLong("caption-col"), help: "The column holding the caption (saved as caption / .txt).") var captionCol: String?
     @Option(name: .customLong("save-additional-columns"), help: "Input columns to keep in the metadata: a,b.") var saveAdditionalColumns: String?
     @Option(name: .customLong("verify-hash"), help: ArgumentHelp("Check each download against a column: COL,ALGO (md5, sha256, sha512; ALGO must equal --compute-hash).", valueName: "COL,ALGO")) var verifyHash: String?
+    @OptionGroup var verification: DatasetVerifyOptions
     @Option(name: .customLong("output-folder"), help: "The dataset folder, or s3://BUCKET/PREFIX (with --s3-endpoint for a store other than AWS).") var outputFolder = "images"
     @Option(name: .customLong("output-format"), help: "files, webdataset, parquet, tfrecord.") var outputFormat = "files"
     @Option(name: .customLong("image-size"), help: "The size images are resized to (WIDTHxHEIGHT with --resize-mode fixed).") var imageSize = "256"
@@ -99,7 +100,8 @@ struct DatasetCommand: AsyncParsableCommand {
             StandardError.line("note: \(replacement)")
         }
         var options = try makeOptions()
-        options.resolver = try await dns.resolver()
+        let alarm = ResolverAlarm()
+        options.resolver = try await dns.resolver(alarm: alarm)
         options.allowsLinkLocal = allowPrivateAddresses
         let renderer = output.renderer
         let report = DatasetReport(renderer: renderer, quiet: output.quiet)
@@ -117,6 +119,7 @@ struct DatasetCommand: AsyncParsableCommand {
                 if !quiet { StandardError.line("\nStopping: keeping the rows that finished (Ctrl-C again quits at once).") }
                 run?.requestStop(signal: signal)
             }
+            alarm.arm { [weak run] in run?.requestStop() }
             let ticker = ProgressTicker.start { report.tick() }
             defer { ticker.cancel() }
             summary = try await run.run(observer: report)
@@ -139,6 +142,6 @@ struct DatasetCommand: AsyncParsableCommand {
             if let activity { StandardError.line("\(options.outputFolder): \(activity)") }
         }
         for failure in summary.failedShards { StandardError.line("error: shard \(failure)") }
-        if let failure = summary.failure { throw failure }
+        if let failure = alarm.failure ?? summary.failure { throw failure }
     }
 }

@@ -184,7 +184,8 @@ struct GalleryCommand: AsyncParsableCommand {
 
         let aggregate = AggregateProgress()
         var configuration = transfer.configuration(observers: [aggregate])
-        configuration.resolver = try await dns.resolver()
+        let alarm = ResolverAlarm()
+        configuration.resolver = try await dns.resolver(alarm: alarm)
         configuration.allowsLinkLocal = allowPrivateAddresses
         // A service's image hosts get its API's agent, and no more downloads at once than it asks for.
         if sources.isService, let service = sources.source {
@@ -203,6 +204,7 @@ struct GalleryCommand: AsyncParsableCommand {
             if !quiet { StandardError.line("\nStopping: writing the gallery for what is done (Ctrl-C again quits at once).") }
             gallery.requestStop(signal: signal)
         }
+        alarm.arm { gallery.requestStop() }
 
         let ticker = ProgressTicker.start { report.tick() }
         let summary: GalleryRunSummary
@@ -229,6 +231,6 @@ struct GalleryCommand: AsyncParsableCommand {
             StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, \(optedOut)"
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }
-        if let failure = summary.runFailure { throw failure }
+        if let failure = alarm.failure ?? summary.runFailure { throw failure }
     }
 }

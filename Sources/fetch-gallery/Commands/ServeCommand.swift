@@ -61,6 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
     var quality = 80
     @Flag(help: "No access-log line per request.")
     var quiet = false
+    @OptionGroup var certificates: CertificateOptions
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -84,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.decodeBudgetMegapixels = decodeBudget
         configuration.defaultQuality = quality
         configuration.accessLog = !quiet
+        configuration.caCertificates = certificates.caCertificates
         func on(_ name: String) -> Bool { ["1", "t", "true", "yes"].contains(environment[name]?.lowercased() ?? "") }
         configuration.autoWebP = autoWebp || on("IMGPROXY_AUTO_WEBP")
         configuration.autoAVIF = autoAvif || on("IMGPROXY_AUTO_AVIF")

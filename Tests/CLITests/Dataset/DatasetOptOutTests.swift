@@ -4,9 +4,12 @@ import Testing
 
 /// Every AI opt-out signal honoured by `dataset` before a body is read, on a loopback site that serves
 /// each one: robots.txt (a Disallow, a Content-Signal and a Content-Usage line), tdmrep.json, and the
-/// X-Robots-Tag, Content-Usage and tdm-reservation headers. An image refused by its headers sends no byte
-/// of its body: those routes stall before their body until the server stops (a client that read on would
-/// time out instead), so none is sent whatever the load.
+/// X-Robots-Tag, Content-Usage and tdm-reservation headers. An image refused by its headers is not read:
+/// those routes send a 32 MiB body at once, right behind the headers, through a 16 KiB socket send buffer,
+/// and the server counts the body bytes its socket took. A client that stops on the headers leaves at most
+/// its first read and its kernel's initial receive buffer (128 KiB each here) and the server's send buffer:
+/// under `unreadBound`. A client that read the body, even to refuse it afterwards, takes all 32 MiB. The run must also end in seconds: a
+/// client that kept such a connection open without reading would wait for its --timeout.
 @Suite struct DatasetOptOutTests {
     struct Site {
         let server = try! FaultServer()
@@ -26,10 +29,17 @@ import Testing
         ]
         /// The routes whose headers refuse them: their bodies must never be sent.
         let refusedByHeaders = ["/tdm/1.jpg", "/hdr/xrt.jpg", "/hdr/noml.jpg", "/hdr/cu.jpg", "/hdr/tdm.jpg"]
+        /// The body those routes send: a photo padded to 32 MiB.
+        static let refusedBodyBytes = 32 << 20
+        /// The most body bytes a connection refused on its headers can take: libcurl's first read (128 KiB,
+        /// headers and body together), the client kernel's initial receive buffer (tcp_rmem's 128 KiB) and
+        /// the 32 KiB send buffer, with room to spare. Measured: 32-128 KiB.
+        static let unreadBound = 512 << 10
 
         init() throws {
             work = try TempDirectory(prefix: "dataset-optout")
             let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+            let large = photo + [UInt8](repeating: 0, count: Self.refusedBodyBytes - photo.count)
             server.route("/robots.txt") { _, _ in
                 .status(200, text: "User-agent: *\nDisallow: /private/\nContent-Signal: /signal/ ai-train=no\nContent-Usage: /usage/ train-ai=n\n")
             }
@@ -43,11 +53,8 @@ import Testing
                 var fieldsFor = headers[path] ?? [:]
                 fieldsFor["Content-Type"] = "image/jpeg"
                 let fields = fieldsFor
-                let stalls = refusedByHeaders.contains(path)
-                server.route(path) { _, _ in
-                    let response = FaultServer.Response.status(200, headers: fields, body: photo)
-                    return stalls ? response.stall(afterBodyBytes: 0, seconds: 600) : response
-                }
+                let body = refusedByHeaders.contains(path) ? large : photo
+                server.route(path) { _, _ in .status(200, headers: fields, body: body).sendBuffer(16 << 10) }
             }
         }
 
@@ -59,9 +66,12 @@ import Testing
     @Test func eachSignalKeepsItsImageOutBeforeTheBody() async throws {
         let site = try Site()
         let out = site.work.file("out")
+        let started = Date()
         let r = try await DatasetCLI.run(["--url-list", try site.list(), "--output-folder", out, "--output-format", "webdataset",
                                           "--timeout", "20"])
+        let seconds = Date().timeIntervalSince(started)
         #expect(r.exitCode == 0, "\(r.stderrText)")
+        #expect(seconds < 12, "the run took \(seconds) s: a refused connection was held open (--timeout 20)")
         #expect(r.stderrText.contains("8 opted_out"), "\(r.stderrText)")
         let data = try await DatasetCLI.read(out)
         let rows = DatasetCLI.rows(data)
@@ -70,11 +80,13 @@ import Testing
             #expect(row["status"] as? String == e.status, "\(e.path): \(row["status"] ?? "none") \(row["error_message"] ?? "")")
             #expect((row["error_message"] as? String) == e.message, "\(e.path)")
         }
-        // robots.txt's refusals are never asked for; header refusals got no byte of their body.
+        // robots.txt's refusals are never asked for; header refusals did not read their bodies.
         for path in ["/private/1.jpg", "/signal/1.jpg", "/usage/1.jpg"] { #expect(site.server.requests(path: path).isEmpty, "\(path) was requested") }
         for path in site.refusedByHeaders {
             #expect(site.server.requests(path: path).count == 1, "\(path)")
-            #expect(site.server.bodyBytesSent(path: path) == 0, "\(path): \(site.server.bodyBytesSent(path: path)) body bytes sent")
+            let sent = site.server.bodyBytesSent(path: path)
+            print("opt-out \(path): \(sent) of \(Site.refusedBodyBytes) body bytes taken by the socket")
+            #expect(sent < Site.unreadBound, "\(path): \(sent) of \(Site.refusedBodyBytes) body bytes sent: the body was read")
         }
         #expect(site.server.requests(path: "/robots.txt").count == 1)
         #expect(site.server.requests(path: "/.well-known/tdmrep.json").count == 1)

@@ -50,5 +50,14 @@ import Testing
         #expect(r.exitCode != 0 && r.stderrText.contains("list.parquet") && r.stderrText.contains("not a Parquet file"), "\(r.stderrText)")
         let gz = try await DatasetCLI.run(["--url-list", bad, "--input-format", "parquet.gz", "--output-folder", fixture.work.file("out")])
         #expect(gz.exitCode == 2, "\(gz.stderrText)")
+        // A list compressed with a codec the reader does not read (Brotli) names the file and the codec.
+        let brotli = fixture.work.file("brotli.parquet")
+        let write = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", """
+            import sys, pyarrow as pa, pyarrow.parquet as pq
+            pq.write_table(pa.table({"url": ["http://127.0.0.1:9/a.jpg"] * 10}), sys.argv[1], compression="brotli")
+            """, brotli]), timeout: 60)
+        try #require(write.exitCode == 0, "\(write.stderrText)")
+        let refused = try await DatasetCLI.run(["--url-list", brotli, "--input-format", "parquet", "--output-folder", fixture.work.file("out-brotli")])
+        #expect(refused.exitCode == 3 && refused.stderrText.contains("brotli.parquet") && refused.stderrText.contains("BROTLI"), "\(refused.exitCode): \(refused.stderrText)")
     }
 }

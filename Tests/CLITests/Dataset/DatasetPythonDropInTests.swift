@@ -54,6 +54,8 @@ import Testing
         fetch_gallery.download(url_list=sys.argv[1], input_format="parquet", output_folder=sys.argv[2])
     except fetch_gallery.FetchGalleryError as e:
         out["failed"] = str(e)
+    out["ours"] = " ".join(fetch_gallery.command_line("x", verify_hash=["sha256", "sha256"], verify_phash="phash", phash_distance=8,
+                                                      compute_phash=True, detect_placeholders=False, placeholder_urls=12))
     import os
     os.environ["FETCH_GALLERY_BIN"] = "/nonexistent/fetch-gallery"
     try:
@@ -109,5 +111,7 @@ import Testing
         #expect(e["unknown"]?.contains("'image_sise'") == true, "\(e)")
         #expect(e["failed"]?.contains("no-such-folder") == true && e["failed"]?.contains("exit status") == true, "\(e)")
         #expect(e["missing"]?.contains("FETCH_GALLERY_BIN") == true, "\(e)")
+        // fetch-gallery's own keywords (--verify-phash and the rest) pass on; a flag given False is left out.
+        #expect(e["ours"]?.hasSuffix("--verify-hash [sha256,sha256] --verify-phash phash --phash-distance 8 --compute-phash --placeholder-urls 12") == true, "\(e)")
     }
 }

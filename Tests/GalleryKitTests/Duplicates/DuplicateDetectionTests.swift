@@ -79,7 +79,8 @@ import Testing
             table.judge("region 10% changed", original, scene["region 10%"]!, isCopy: isCopy)
         }
         for (a, b) in copies.bursts {
-            table.judge(a.kind.hasPrefix("panned") ? "burst: pan of a fifth" : "object moved", a, b, isCopy: isCopy)
+            let category = a.kind.hasPrefix("panned") ? "burst: pan of a fifth" : a.kind.hasPrefix("patch") ? "patch of the photo moved" : "object moved"
+            table.judge(category, a, b, isCopy: isCopy)
         }
         // The same place shot twice: the corpus's two photos of one waterfall.
         let waterfall = originals.filter { PhotoCopies.photos[$0.photo].contains("exif-orientation/") }
@@ -109,6 +110,10 @@ import Testing
         }
         // The README: one scene of 14 with an object moved is merged (a dark object on a dark photo).
         #expect(table["object moved"].pairs == 14 && table["object moved"].merged <= 1, "\(table["object moved"].notes)")
+        // A patch of the photo itself moved across an otherwise identical frame: two places differ, the rest
+        // agrees to a level or two (CopyCheck.movedWithin). pHash alone merges 11 of 14, the cell bound 4.
+        #expect(table["patch of the photo moved"].pairs == 14 && table["patch of the photo moved"].candidates >= 8, "the check is not exercised")
+        #expect(table["patch of the photo moved"].merged == 0, "\(table["patch of the photo moved"].notes)")
         #expect(table["pan 10%"].candidates > 0, "no pan of 10% is a pHash candidate: the check is not exercised")
         #expect(table["unrelated photos"].pairs > 1_500 && table["unrelated photos"].merged == 0)
         // The margin the README states: unrelated photos are at least 18 bits apart.

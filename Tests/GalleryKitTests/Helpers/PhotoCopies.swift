@@ -6,7 +6,7 @@ import GallerySync
 /// Real photographs and copies of them made with ImageMagick (and exiftool), the way the web copies
 /// photos: positives (the same photo resized, recompressed, converted, cropped, EXIF-rotated) and
 /// negatives (the same scene panned by a fifth, as a burst's next frame; the same scene with an
-/// object moved across it; a burst's next frames, the photo panned by 5%, 10% and 20% of its longer side
+/// object moved across it, or a patch of the photo itself moved; a burst's next frames, the photo panned by 5%, 10% and 20% of its longer side
 /// (the window that far along, resized back to the photo's size); the photo with 5% or 10% of its area
 /// replaced by another photo's pixels there). Made once per test process in a temporary folder.
 struct PhotoCopies: Sendable {
@@ -104,6 +104,15 @@ struct PhotoCopies: Sendable {
             }
             bursts.append((Image(path: folder + "/\(index)-object-left.jpg", photo: index, kind: "object left"),
                            Image(path: folder + "/\(index)-object-right.jpg", photo: index, kind: "object right")))
+            // The photo's own content moved: a patch of it (an eighth of its width, a quarter of its height, from
+            // its centre) pasted over its left third in one frame and over its right third in the other.
+            let (pw, ph) = (w / 8, h / 4), py = h / 2 - h / 8
+            for (name, x) in [("patch-left", w / 4 - pw / 2), ("patch-right", 3 * w / 4 - pw / 2)] {
+                commands.append("convert \(quoted(original)) \\( \(quoted(original)) -crop \(pw)x\(ph)+\(w / 2 - pw / 2)+\(py) +repage \\) "
+                                + "-geometry +\(x)+\(py) -composite -quality 92 \(quoted(folder + "/\(index)-\(name).jpg"))")
+            }
+            bursts.append((Image(path: folder + "/\(index)-patch-left.jpg", photo: index, kind: "patch left"),
+                           Image(path: folder + "/\(index)-patch-right.jpg", photo: index, kind: "patch right")))
             // A burst: the frame panned along its longer side, resized back to the photo's size.
             var scene: [String: Image] = ["pan 0%": Image(path: original, photo: index, kind: "pan 0%")]
             for pan in Self.pans {

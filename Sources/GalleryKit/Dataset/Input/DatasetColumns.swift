@@ -10,6 +10,9 @@ public struct DatasetColumns: Sendable, Equatable {
     /// `--bbox-col`: the column of boxes to blur (``BoxBlur``), kept in the metadata after the additional
     /// columns, as img2dataset appends it to `save_additional_columns`.
     public var bboxColumn: String?
+    /// `--verify-phash`: the column holding each row's expected 64-bit pHash (16 hex digits), kept as `phash`
+    /// after the `--verify-hash` column (see ``DatasetVerification``).
+    public var verifyPHash: String?
 
     public init(urlColumn: String = "url", captionColumn: String? = nil, additional: [String] = [],
                 verifyHash: (column: String, algorithm: String)? = nil) {
@@ -22,7 +25,7 @@ public struct DatasetColumns: Sendable, Equatable {
     public static func == (a: Self, b: Self) -> Bool {
         a.urlColumn == b.urlColumn && a.captionColumn == b.captionColumn && a.additional == b.additional
             && a.verifyHash?.column == b.verifyHash?.column && a.verifyHash?.algorithm == b.verifyHash?.algorithm
-            && a.bboxColumn == b.bboxColumn
+            && a.bboxColumn == b.bboxColumn && a.verifyPHash == b.verifyPHash
     }
 
     /// Names img2dataset keeps for itself (refused in `--save-additional-columns`).
@@ -36,6 +39,7 @@ public struct DatasetColumns: Sendable, Equatable {
         if let bboxColumn { list.append((bboxColumn, bboxColumn)) }
         if let captionColumn { list.append(("caption", captionColumn)) }
         if let verifyHash { list.append((verifyHash.algorithm, verifyHash.column)) }
+        if let verifyPHash { list.append((DatasetVerification.phashColumn, verifyPHash)) }
         list.append(("url", urlColumn))
         return list
     }

@@ -7,6 +7,8 @@ public struct DatasetRow: Sendable {
     public var url: String?
     public var caption: String?
     public var expectedHash: String?
+    /// The `--verify-phash` column's value (16 hex digits when it holds a pHash).
+    public var expectedPHash: String?
     /// The `--bbox-col` boxes to blur (nil: none, or the column's value is not a list of boxes).
     public var boxes: [[Double]]?
     /// A malformed record, or a row without a URL: the row fails with this message, never the run.
@@ -108,6 +110,7 @@ public final class ShardReader {
         }
         return DatasetRow(index: index, values: values, url: url, caption: named["caption"]?.text,
                           expectedHash: columns.verifyHash.flatMap { named[$0.algorithm]?.text },
+                          expectedPHash: columns.verifyPHash.flatMap { _ in named[DatasetVerification.phashColumn]?.text },
                           boxes: columns.bboxColumn.flatMap { named[$0]?.boxes }, problem: problem, reshape: record.reshape)
     }
 }

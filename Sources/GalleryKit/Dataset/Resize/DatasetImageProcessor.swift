@@ -16,6 +16,8 @@ public struct DatasetImageProcessor: Sendable {
         public var height: Int
         public var originalWidth: Int
         public var originalHeight: Int
+        /// The pHash of the image as downloaded (before the resize), when asked for.
+        public var phash: PerceptualHash?
     }
 
     public func process(_ data: [UInt8], boxes: [[Double]]? = nil) -> Result<Output, ImageRefusal> {
@@ -25,8 +27,10 @@ public struct DatasetImageProcessor: Sendable {
     /// The same of bytes read in place (a mapped spool file: see ``MappedFile``). `array`: those bytes as an
     /// array when the caller has one (kept as is by --skip-reencode, not copied). `boxes`: the row's
     /// `--bbox-col` boxes, blurred after the scale (``BoxBlur``); a row with boxes is always re-encoded.
+    /// `perceptualHash`: also the pHash of the decoded image, as stored (no EXIF rotation, alpha ignored, as
+    /// `imagehash.phash(Image.open(file))`), before the resize (``DatasetVerification``).
     public func process(_ data: UnsafeRawBufferPointer, copying array: [UInt8]? = nil,
-                        boxes: [[Double]]? = nil) -> Result<Output, ImageRefusal> {
+                        boxes: [[Double]]? = nil, perceptualHash: Bool = false) -> Result<Output, ImageRefusal> {
         let info: ImageInfo
         do { info = try ImageDecoder.probe(data, name: "image", options: Self.decodeGuards) } catch {
             return .failure(ImageRefusal(message: "Image decoding error"))
@@ -42,7 +46,17 @@ public struct DatasetImageProcessor: Sendable {
         let alpha = info.pixelFormat.hasAlpha
         let blurs = !(boxes ?? []).isEmpty
         if options.skipReencode, !geometry.resizes, !alpha, !blurs, Self.sameFormat(info.format, options.encodeFormat) {
-            return .success(Output(bytes: array ?? Array(data), width: w, height: h, originalWidth: w, originalHeight: h))
+            var output = Output(bytes: array ?? Array(data), width: w, height: h, originalWidth: w, originalHeight: h)
+            if perceptualHash {
+                // Kept as downloaded: decoded only for the hash, reduced in the codec (the hash keeps 8 of 32 frequencies).
+                var small = Self.decodeGuards
+                small.target = .covering(width: 128, height: 128)
+                guard let decoded = try? ImageDecoder.decode(data, name: "image", options: small) else {
+                    return .failure(ImageRefusal(message: "Image decoding error"))
+                }
+                output.phash = PerceptualHash(of: decoded.bitmap)
+            }
+            return .success(output)
         }
         var decodeOptions = Self.decodeGuards
         if geometry.resizes, !geometry.upscales {
@@ -52,6 +66,7 @@ public struct DatasetImageProcessor: Sendable {
         do { decoded = try ImageDecoder.decode(data, name: "image", options: decodeOptions) } catch {
             return .failure(ImageRefusal(message: "Image decoding error"))
         }
+        let phash = perceptualHash ? PerceptualHash(of: decoded.bitmap) : nil
         var bitmap = Self.flattenedOntoWhite(decoded.bitmap)
         if bitmap.width != geometry.scaledWidth || bitmap.height != geometry.scaledHeight {
             let resampler = Resampler(filter: geometry.upscales ? .lanczos3 : .area)
@@ -63,7 +78,7 @@ public struct DatasetImageProcessor: Sendable {
         }
         do {
             let bytes = try encode(bitmap)
-            return .success(Output(bytes: bytes, width: bitmap.width, height: bitmap.height, originalWidth: w, originalHeight: h))
+            return .success(Output(bytes: bytes, width: bitmap.width, height: bitmap.height, originalWidth: w, originalHeight: h, phash: phash))
         } catch {
             return .failure(ImageRefusal(message: "\(error)"))
         }

@@ -57,6 +57,8 @@ public struct DatasetOptions: Sendable {
     /// (in the output folder, or the store's work folder) and is decoded from it mapped, so the rows in flight
     /// hold little memory whatever their images' sizes. Nil: every body in memory.
     public var bodyMemoryLimit: Int? = 512 << 10
+    /// The checks beyond img2dataset's: `--verify-phash`, `--compute-phash`, placeholder detection.
+    public var verification = DatasetVerification()
     /// The rows kept (`--where`, `--uid-list`); empty: all.
     public var subset = DatasetSubset()
 
@@ -72,6 +74,7 @@ public struct DatasetOptions: Sendable {
                 throw .invalidOption("verify_hash and compute_hash must be the same but got \(verify.algorithm) and \(computeHash?.rawValue ?? "None")")
             }
         }
+        try validateVerification()
         if let box = columns.bboxColumn {
             guard inputFormat.kind != .txt else { throw .invalidOption("--bbox-col \(box) needs an input with columns (csv, tsv, json, jsonl, parquet), not txt") }
             guard !DatasetColumns.reserved.contains(box) else { throw .invalidOption("--bbox-col \(box): that name is reserved for the dataset's own columns") }

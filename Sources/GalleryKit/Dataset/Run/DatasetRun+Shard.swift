@@ -24,18 +24,24 @@ extension DatasetRun {
             summary.withLock { $0.failedShards.append("\(name): \(error)") }
             return
         }
-        let fetched = writeKeptRows(of: work, into: state, observer: observer)
+        let fetched = writeKeptRows(of: work, schema: schema, into: state, observer: observer)
+        let held = HeldRows()
+        let record: @Sendable (ReadyRow) -> Void = { ready in
+            let sample = DatasetSample(key: ready.key, metadata: schema.values(row: ready.row, key: ready.key, outcome: ready.outcome),
+                                       image: ready.outcome.image, caption: ready.row.caption)
+            state.withLock { $0.write(sample, ready.outcome) }
+            observer?.rowFinished(failed: ready.outcome.status != .success)
+        }
         await runner.forEach(window: options.jobs + 2 * pool.width, fetched) { row in
             let key = self.key(of: row, shard: id)
             let outcome = await self.work(row)
             // After a stop, a row that did not succeed was cut short (its download abandoned): it is not recorded,
             // and the next run fetches it.
             if self.runner.isStopping, outcome.status != .success { return }
-            let sample = DatasetSample(key: key, metadata: schema.values(row: row, key: key, outcome: outcome),
-                                       image: outcome.image, caption: row.caption)
-            state.withLock { $0.write(sample, outcome) }
-            observer?.rowFinished(failed: outcome.status != .success)
+            // A placeholder's row fails; one that may become one waits for the shard's close (DatasetRun+Verify).
+            for ready in self.admit(ReadyRow(row: row, key: key, outcome: outcome), held: held) { record(ready) }
         }
+        for ready in release(held) { record(ready) }
         let end = Date()
         let tally = state.withLock { $0.counts }
         if let failure = tally.failure {
@@ -76,16 +82,17 @@ extension DatasetRun {
 
     /// Writes the rows an earlier run finished (``ShardWork/kept(_:)``) as the shard has them, image bytes
     /// unchanged, and returns the rows to fetch.
-    private func writeKeptRows(of work: ShardWork, into state: Locked<ShardTally>,
+    private func writeKeptRows(of work: ShardWork, schema: DatasetSchema, into state: Locked<ShardTally>,
                                observer: (any DatasetRunObserver)?) -> [DatasetRow] {
         guard let previous = work.previous else { return work.rows }
         var fetched: [DatasetRow] = []
         for row in work.rows {
             let key = key(of: row, shard: work.id)
-            guard let kept = work.kept(key) else {
+            guard let found = work.kept(key) else {
                 fetched.append(row)
                 continue
             }
+            let kept = unlessPlaceholder(found, schema: schema)
             var image: [UInt8]?
             if kept.status == .success {
                 do throws(DatasetError) { image = try previous.image(key) } catch {
@@ -135,38 +142,43 @@ extension DatasetRun {
         }
         let options = options
         let processor = processor
-        let expected = row.expectedHash
+        let expected = (hash: row.expectedHash, phash: row.expectedPHash)
         let boxes = row.boxes
-        let verifies = options.columns.verifyHash != nil
         let outcome = try? await pool.run { () -> RowOutcome in
             switch body {
             case .memory(let bytes):
                 return bytes.withUnsafeBytes { raw in
-                    Self.process(raw, array: bytes, processor: processor, options: options, verifies: verifies, expected: expected, boxes: boxes)
+                    Self.process(raw, array: bytes, processor: processor, options: options, expected: expected, boxes: boxes)
                 }
             case .file(let path):
                 let file: MappedFile
                 do { file = try MappedFile(path: path) } catch { return .failed(.failedToDownload, "<urlopen error \(error)>") }
                 return file.withUnsafeBytes { raw in
-                    Self.process(raw, array: nil, processor: processor, options: options, verifies: verifies, expected: expected, boxes: boxes)
+                    Self.process(raw, array: nil, processor: processor, options: options, expected: expected, boxes: boxes)
                 }
             }
         }
         return outcome ?? .failed(.failedToResize, "cancelled")
     }
 
-    /// The hash, the check against the expected one, the image and its EXIF, from the body's bytes (in memory
-    /// as `array`, or mapped).
+    /// The hash, the check against the expected one (its pHash behind it: ``HashCheck``), the image and its
+    /// EXIF, from the body's bytes (in memory as `array`, or mapped).
     private static func process(_ body: UnsafeRawBufferPointer, array: [UInt8]?, processor: DatasetImageProcessor,
-                                options: DatasetOptions, verifies: Bool, expected: String?, boxes: [[Double]]?) -> RowOutcome {
+                                options: DatasetOptions, expected: (hash: String?, phash: String?), boxes: [[Double]]?) -> RowOutcome {
         let hash = options.computeHash?.hex(body)
-        if verifies, hash != expected { return .failed(.failedToDownload, "hash mismatch") }
-        switch processor.process(body, copying: array, boxes: boxes) {
-        case .failure(let refusal): return .failed(.failedToResize, refusal.message)
+        let check = HashCheck(options: options, hash: hash, expected: expected.hash, expectedPHash: expected.phash)
+        if check.failsOnBytes { return .failed(.failedToDownload, HashCheck.mismatch) }
+        switch processor.process(body, copying: array, boxes: boxes, perceptualHash: options.recordsPHash) {
+        case .failure(let refusal): return check.refused(refusal)
         case .success(let image):
-            return RowOutcome(status: .success, image: image.bytes, width: image.width, height: image.height,
-                              originalWidth: image.originalWidth, originalHeight: image.originalHeight,
-                              exif: options.extractExif ? ExifJSON.json(for: body) : nil, hash: hash)
+            guard case .pass(let verifiedBy) = check.verdict(image.phash) else { return .failed(.failedToDownload, HashCheck.mismatch) }
+            var outcome = RowOutcome(status: .success, image: image.bytes, width: image.width, height: image.height,
+                                     originalWidth: image.originalWidth, originalHeight: image.originalHeight,
+                                     exif: options.extractExif ? ExifJSON.json(for: body) : nil, hash: hash)
+            outcome.phash = image.phash?.hex
+            outcome.verifiedBy = verifiedBy
+            if options.verification.placeholders != nil { outcome.digest = hash ?? Digest.sha256.hex(body) }
+            return outcome
         }
     }
 }

@@ -63,6 +63,8 @@ public final class DatasetRun: Sendable {
     let warnedOfFailures = Atomic<Bool>(false)
     /// The trainers' indexes, made on first use (see DatasetRun+Indexes).
     let indexes = Locked<ShardIndexes?>(nil)
+    /// Hosts' placeholder images (nil: detection off).
+    let placeholders: PlaceholderDetector?
 
     /// A run writing into `sink`; `observers` hear the engine's transfers (bytes, for progress).
     public convenience init(options: DatasetOptions, sink: any DatasetStoreSink, observers: [any TransferObserver] = []) throws(DatasetError) {
@@ -105,6 +107,7 @@ public final class DatasetRun: Sendable {
         fetcher = RowFetcher(engine: engine, userAgent: RowFetcher.userAgent(token: options.userAgentToken),
                              optOut: options.optOut.map { OptOutGate(policy: $0, engine: engine) })
         processor = DatasetImageProcessor(options: options.image)
+        placeholders = options.verification.placeholders.map(PlaceholderDetector.init(policy:))
     }
 
     /// The output folder on this machine (nil for a store): where earlier runs' shards are read back from.
@@ -153,6 +156,7 @@ public final class DatasetRun: Sendable {
         let files = try options.inputFormat.inputFiles(at: options.urlList)
         do throws(GalleryStoreError) { try await sink.prepare() } catch { throw .store(error) }
         let (done, firstShard) = try prepareOutput()
+        try loadPlaceholders()
         // --retry-failed reads the shards it rewrites back from the folder.
         if options.retryFailed {
             guard localFolder != nil else { throw .invalidOption("--retry-failed needs a local --output-folder (not a store)") }
@@ -164,11 +168,12 @@ public final class DatasetRun: Sendable {
         guard let first = try reader.next() else { return DatasetSummary() }
         // Every process of a --shard K/N run reads the same first shard, so all infer the same types.
         let types = reader.keptNames.indices.map { i in
-            ["url", "caption", options.columns.verifyHash?.algorithm].contains(reader.keptNames[i])
+            ["url", "caption", options.columns.verifyHash?.algorithm, options.columns.verifyPHash.map { _ in DatasetVerification.phashColumn }]
+                .contains(reader.keptNames[i])
                 ? DatasetColumnType.string : DatasetColumnType.infer(first.rows.map { $0.values[i] })
         }
         let schema = DatasetSchema(keptNames: reader.keptNames, keptTypes: types, extractExif: options.extractExif,
-                                   hash: options.computeHash)
+                                   hash: options.computeHash, phash: options.recordsPHash, verifiedBy: options.recordsVerifiedBy)
         // Shards another --shard writes, or an earlier run finished, are counted, not read.
         let sharding = options.shard
         let retries = options.retryFailed
@@ -191,6 +196,7 @@ public final class DatasetRun: Sendable {
         // A store's uploads finish after their shards: a shard whose file could not be stored has no stats there.
         let failures = await sink.finish()
         summary.withLock { $0.failedShards += failures }
+        if let problem = savePlaceholders() { summary.withLock { $0.failedShards.append(problem) } }
         if let problem = shardIndexes?.update() { summary.withLock { $0.failedShards.append(problem) } }
         if let stop { throw stop }
         return summary.withLock { s in

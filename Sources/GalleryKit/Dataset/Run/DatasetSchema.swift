@@ -2,7 +2,8 @@ import DatasetFormats
 
 /// The metadata columns of every shard, in img2dataset's order and Parquet types: the kept input columns,
 /// then `key`, `status`, `error_message`, `width`, `height`, `original_width`, `original_height` (int32),
-/// `exif` (with `--extract-exif`) and the hash column (unless a `--verify-hash` column already has its name).
+/// `exif` (with `--extract-exif`) and the hash column (unless a `--verify-hash` column already has its name);
+/// then ours, when asked: `phash` (unless the `--verify-phash` column is kept under that name), `verified_by`.
 struct DatasetSchema: Sendable {
     let columns: [MetadataColumn]
     let keptNames: [String]
@@ -11,9 +12,16 @@ struct DatasetSchema: Sendable {
     let hash: DatasetHash?
     /// The hash column's index when it is one of the kept columns (`--verify-hash`).
     let keptHashIndex: Int?
+    /// The `phash` and `verified_by` columns (``DatasetVerification``).
+    let phash: Bool, verifiedBy: Bool
+    let keptPHashIndex: Int?
 
-    init(keptNames: [String], keptTypes: [DatasetColumnType], extractExif: Bool, hash: DatasetHash?) {
+    init(keptNames: [String], keptTypes: [DatasetColumnType], extractExif: Bool, hash: DatasetHash?,
+         phash: Bool = false, verifiedBy: Bool = false) {
         self.keptNames = keptNames
+        self.phash = phash
+        self.verifiedBy = verifiedBy
+        keptPHashIndex = phash ? keptNames.firstIndex(of: DatasetVerification.phashColumn) : nil
         self.keptTypes = keptTypes
         self.extractExif = extractExif
         self.hash = hash
@@ -25,6 +33,8 @@ struct DatasetSchema: Sendable {
         for name in ["width", "height", "original_width", "original_height"] { list.append(MetadataColumn(name: name, type: .int32)) }
         if extractExif { list.append(MetadataColumn(name: "exif", type: .string)) }
         if let hash, keptHashIndex == nil { list.append(MetadataColumn(name: hash.rawValue, type: .string)) }
+        if phash, keptPHashIndex == nil { list.append(MetadataColumn(name: DatasetVerification.phashColumn, type: .string)) }
+        if verifiedBy { list.append(MetadataColumn(name: DatasetVerification.verifiedByColumn, type: .string)) }
         columns = list
     }
 
@@ -34,6 +44,7 @@ struct DatasetSchema: Sendable {
         values.reserveCapacity(columns.count)
         for (i, value) in row.values.enumerated() {
             if i == keptHashIndex { values.append(outcome.hash.map { .string($0) } ?? .null); continue }
+            if i == keptPHashIndex { values.append(outcome.phash.map { .string($0) } ?? .null); continue }
             values.append(value.metadata(as: keptTypes[i]))
         }
         values.append(.string(key))
@@ -44,6 +55,8 @@ struct DatasetSchema: Sendable {
         }
         if extractExif { values.append(outcome.exif.map { .string($0) } ?? .null) }
         if hash != nil, keptHashIndex == nil { values.append(outcome.hash.map { .string($0) } ?? .null) }
+        if phash, keptPHashIndex == nil { values.append(outcome.phash.map { .string($0) } ?? .null) }
+        if verifiedBy { values.append(outcome.verifiedBy.map { .string($0) } ?? .null) }
         return values
     }
 }
@@ -99,6 +112,12 @@ struct RowOutcome: Sendable {
     var originalHeight: Int?
     var exif: String?
     var hash: String?
+    /// The image's pHash (16 hex digits), with `--compute-phash` / `--verify-phash`.
+    var phash: String?
+    /// The check the row passed (`verified_by`): the `--verify-hash` algorithm, or `phash`.
+    var verifiedBy: String?
+    /// The content hash placeholder detection counts (the computed hash, else SHA-256), when it is on.
+    var digest: String?
 
     static func failed(_ status: Status, _ message: String) -> RowOutcome { RowOutcome(status: status, errorMessage: message) }
 }

@@ -56,7 +56,7 @@ final class ShardQueue {
             if done.contains(shard.id) {
                 // --retry-failed: a finished shard is rewritten only when some of its rows failed to download.
                 let previous = options.retryFailed ? read(name) : nil
-                guard let previous, previous.failedToDownload > 0 else {
+                guard let previous, previous.failedToDownload > 0 || run.holdsPlaceholders(previous, schema: schema) else {
                     if !options.retryFailed || previous != nil { summary.withLock { $0.shardsAlreadyDone += 1 } }
                     observer?.shardSkipped(name: name, rows: shard.count, done: true)
                     continue

@@ -1,0 +1,61 @@
+import Foundation
+import GallerySync
+
+/// The part every resolver of the process shares whatever asks the questions: the bounded cache of
+/// outcomes by (name, type) under a ``DNSCachePolicy``, and one question in flight per name and type
+/// (concurrent lookups wait for it). ``ForwardingResolver`` and ``RecursiveResolver`` differ only in
+/// how they ask.
+final class DNSAnswers: Sendable {
+    let policy: DNSCachePolicy
+    private let state: Locked<(cache: DNSCache, flights: [DNSCache.Key: Task<DNSOutcome, Never>])>
+
+    init(policy: DNSCachePolicy) {
+        self.policy = policy
+        state = Locked((DNSCache(capacity: policy.capacity), [:]))
+    }
+
+    /// Names and types cached now.
+    var count: Int { state.withLock { $0.cache.count } }
+
+    /// The cached outcome, the one being asked, or `ask`'s (an outcome and its TTL), which is then kept
+    /// for the policy's time.
+    func outcome(_ name: String, _ type: DNSMessage.RecordType,
+                 ask: @escaping @Sendable () async -> (DNSOutcome, UInt32)) async -> DNSOutcome {
+        let key = DNSCache.Key(name: name, type: type.rawValue)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (cached, flight): (DNSOutcome?, Task<DNSOutcome, Never>?) = state.withLock { s in
+            if let cached = s.cache.lookup(key, now: now) { return (cached, nil) }
+            if let running = s.flights[key] { return (nil, running) }
+            let task = Task { [policy, state] in
+                let (outcome, ttl) = await ask()
+                let seconds = policy.seconds(for: outcome, ttl: ttl)
+                state.withLock { s in
+                    s.cache.store(key, outcome, seconds: seconds, now: DispatchTime.now().uptimeNanoseconds)
+                    s.flights[key] = nil
+                }
+                return outcome
+            }
+            s.flights[key] = task
+            return (nil, task)
+        }
+        if let cached { return cached }
+        return await flight!.value
+    }
+
+    /// A name's result from its A and AAAA outcomes: the addresses of either, else the failure that says
+    /// most (NXDOMAIN, then "no address", then the resolver's error code, then silence).
+    static func combine(_ a: DNSOutcome, _ aaaa: DNSOutcome, host: String, resolver: String) -> Result<ResolvedHost, ResolveFailure> {
+        var found = ResolvedHost(ipv4: [], ipv6: [])
+        if case .addresses(let list) = a { found.ipv4 = list }
+        if case .addresses(let list) = aaaa { found.ipv6 = list }
+        if !found.isEmpty { return .success(found) }
+        let kind: ResolveFailure.Kind
+        switch (a, aaaa) {
+        case (.nameError, _), (_, .nameError): kind = .nameNotFound
+        case (.noData, .noData), (.addresses, .noData), (.noData, .addresses), (.addresses, .addresses): kind = .noAddress
+        case (.serverFailure(let code), _), (_, .serverFailure(let code)): kind = .serverFailure(code: code)
+        default: kind = .timedOut
+        }
+        return .failure(ResolveFailure(kind, host: host, resolver: resolver))
+    }
+}
