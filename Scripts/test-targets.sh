@@ -9,8 +9,9 @@
 test_targets=(TestRunnerTests GallerySyncTests GallerySystemTests DatasetFormatsTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryServeTests GalleryTransferTests CLITests BrowserTests GalleryPublicAPITests)
 # Each in a process of its own: two alone in one process counted each other's descriptors and threads. The
 # resolver's engine suite times its tries (a dead resolver must fail in seconds): beside the rest of its target
-# its timers waited behind other suites' work on the cooperative threads (10.0 s against 2.5 s, once).
-alone_suites=("GalleryTransferTests\\.SupportFaultServerLifecycleTests" "GalleryKitTests\\.PipelineInterruptTests" "GalleryTransferTests\\.ResolverEngineTests")
+# its timers waited behind other suites' work on the cooperative threads (10.0 s against 2.5 s, once). The
+# recursive resolver's suite times its tries too (dead roots and a dead authority fail in seconds).
+alone_suites=("GalleryTransferTests\\.SupportFaultServerLifecycleTests" "GalleryKitTests\\.PipelineInterruptTests" "GalleryTransferTests\\.ResolverEngineTests" "GalleryTransferTests\\.RecursiveResolverTests")
 alone=$(IFS='|'; echo "${alone_suites[*]}")
 # The Slurm suite starts a one-node cluster and runs shards on both CPUs: a step of its own, after the rest.
 cluster="CLITests\\.SlurmShardTests"
