@@ -49,7 +49,8 @@ import Testing
         let bucket = try await run(args + ["--output-folder", "s3://\(s3.bucket)/ds", "--work-dir", dir.file("work")], s3, home: dir.path)
         try #require(bucket.exitCode == 0, "\(bucket.stderrText)")
         let keys = try s3.keys(under: "ds/").sorted()
-        #expect(keys == ["00000.parquet", "00000.tar", "00000_stats.json", "00001.parquet", "00001.tar", "00001_stats.json"].map { "ds/" + $0 })
+        #expect(keys == ["00000.idx", "00000.parquet", "00000.tar", "00000_stats.json", "00001.idx", "00001.parquet", "00001.tar",
+                         "00001_stats.json", "_info.json", "shardindex.json", "sizes.json"].map { "ds/" + $0 })
         // The tars went up in parts as they were written (a multipart object's ETag ends in -N), none left pending.
         let etag = try s3.headers("ds/00000.tar")["etag"] ?? ""
         #expect(etag.contains("-"), "ETag \(etag): not a multipart upload")
@@ -65,12 +66,17 @@ import Testing
         let fromDisk = try await Self.contents(dir.file("disk"))
         #expect(fromBucket == fromDisk)
         #expect(fromBucket.contains("00001.tar"))
+        // The trainers' indexes, taken from the tars as they went up, read as their readers do.
+        try await DatasetShardIndexTests().check(dir.file("bucket"), shards: 2, "in the bucket")
 
         // Run again: every shard is done in the bucket, nothing is fetched.
         let again = try await run(args + ["--output-folder", "s3://\(s3.bucket)/ds", "--work-dir", dir.file("work2")], s3, home: dir.path)
         #expect(again.exitCode == 0, "\(again.stderrText)")
         #expect(again.stderrText.isEmpty || !again.stderrText.contains("error"), "\(again.stderrText)")
         #expect(photos() == 2 * firstRun, "fetched \(photos() - 2 * firstRun) photos more than the first run")
+        // Its indexes still list the shards the first run wrote (from the bucket's shardindex.json).
+        try s3.mirror("ds/", into: dir.file("bucket-again"))
+        try await DatasetShardIndexTests().check(dir.file("bucket-again"), shards: 2, "in the bucket after a run with nothing to do")
     }
 
     /// A run killed while a tar goes up in parts leaves that multipart upload unfinished in the bucket; the
