@@ -127,6 +127,10 @@ import Testing
         #expect(keys.contains("ds/00000_stats.json") && keys.contains("ds/00000.tar"), "\(keys)")
         #expect(!keys.contains("ds/00001_stats.json") && !keys.contains("ds/00001.tar"), "\(keys)")
         #expect(try s3.pendingUploads() == 0, "the refused upload was not aborted")
+        // The trainers' indexes list only the shard the bucket holds whole.
+        try s3.mirror("ds/", into: dir.file("bucket-first"))
+        let sizes = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("bucket-first/sizes.json"))))
+        #expect((sizes as? [String: Int]).map { Array($0.keys) } == ["00000.tar"], "sizes.json \(sizes)")
 
         // Run again: shard 0 is done, shard 1 is redone; the dataset is whole.
         let photos = { fixture.server.allRequests.filter { $0.path.hasPrefix("/p/") }.count }
@@ -138,5 +142,6 @@ import Testing
         let read = try await DatasetCLI.read(dir.file("bucket"))
         #expect(DatasetCLI.rows(read).count == 200)
         #expect((read["wds"] as? [Any])?.count == 150)
+        try await DatasetShardIndexTests().check(dir.file("bucket"), shards: 2, "after the shard was redone")
     }
 }

@@ -183,6 +183,8 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
             let failed = self.state.withLock { $0.failures.first { ofShard($0.top) } }
             if let failed {
                 handle.discard()
+                // Not in the store: the list (and the trainers' indexes made from it) leave the shard out.
+                _ = self.state.withLock { $0.names.remove(top) }
                 self.fail(top, "not stored, because \(failed.text)")
             } else {
                 await handle.complete()
