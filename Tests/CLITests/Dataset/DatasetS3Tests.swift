@@ -144,4 +144,24 @@ import Testing
         #expect((read["wds"] as? [Any])?.count == 150)
         try await DatasetShardIndexTests().check(dir.file("bucket"), shards: 2, "after the shard was redone")
     }
+
+    /// `--shard 0/2` then `--shard 1/2` into one prefix, in either order: the second reads the first's
+    /// shardindex.json from the bucket, and the indexes it leaves list every shard.
+    @Test func theProcessesOfAShardedRunOneAfterTheOtherLeaveIndexesOfEveryShard() async throws {
+        let s3 = try S3CLIKit()
+        let fixture = try DatasetFixture(count: 450)
+        let list = try fixture.writeCSV()
+        let dir = fixture.work
+        for order in [["0/2", "1/2"], ["1/2", "0/2"]] {
+            let prefix = "sharded-\(order[0].prefix(1))/"
+            for (i, shard) in order.enumerated() {
+                let r = try await run(["--url-list", list, "--input-format", "csv", "--output-format", "webdataset", "--quiet",
+                                       "--output-folder", "s3://\(s3.bucket)/\(prefix)", "--shard", shard,
+                                       "--work-dir", dir.file("work-\(prefix.dropLast())-\(i)")] + DatasetFixture.options, s3, home: dir.path)
+                try #require(r.exitCode == 0, "\(shard): \(r.stderrText)")
+            }
+            try s3.mirror(prefix, into: dir.file(String(prefix.dropLast())))
+            try await DatasetShardIndexTests().check(dir.file(String(prefix.dropLast())), shards: 5, "--shard \(order[0]) then \(order[1]) into a bucket")
+        }
+    }
 }
