@@ -192,4 +192,39 @@ import Testing
                 && timm[2] as? [Int] == names.map { actual[$0]! }, "\(format): _info.json \(timm)")
         #expect((got["others"] as? [String]) == [], "\(format): \(got["others"] ?? "")")
     }
+
+    /// Another process holding the folder's index lock (as a `--shard` process does while it updates): the run
+    /// writes its shard, then waits for the lock before it touches the indexes, and writes them once it has it.
+    static let lockHolder = #"""
+    import fcntl, json, os, subprocess, sys, time
+    folder, args = sys.argv[1], sys.argv[2:]
+    os.makedirs(folder, exist_ok=True)
+    lock = open(os.path.join(folder, ".shard-indexes.lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    run = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while not os.path.exists(os.path.join(folder, "00000_stats.json")) and time.time() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    stats = os.path.exists(os.path.join(folder, "00000_stats.json"))
+    time.sleep(1.5)
+    held = {"stats": stats, "sizes": os.path.exists(os.path.join(folder, "sizes.json")), "running": run.poll() is None}
+    fcntl.flock(lock, fcntl.LOCK_UN)
+    err = run.communicate(timeout=120)[1].decode()
+    print(json.dumps({"held": held, "code": run.returncode, "stderr": err, "sizes": os.path.exists(os.path.join(folder, "sizes.json"))}))
+    """#
+
+    @Test func aRunWaitsForTheFolderIndexLockBeforeItWritesTheIndexes() async throws {
+        let fixture = try DatasetFixture(count: 100)
+        let list = try fixture.writeCSV()
+        let out = fixture.work.file("out")
+        let cli = [DownloadCLI.binary, "dataset", "--url-list", list, "--input-format", "csv", "--output-format", "webdataset",
+                   "--output-folder", out, "--quiet"] + DatasetFixture.options
+        let r = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", Self.lockHolder, out] + cli), timeout: 300)
+        try #require(r.exitCode == 0, "\(r.stderrText)")
+        let got = try #require(try JSONSerialization.jsonObject(with: Data(r.stdoutText.utf8)) as? [String: Any])
+        #expect(got["held"] as? [String: Bool] == ["stats": true, "sizes": false, "running": true],
+                "while another process held the lock: \(got["held"] ?? "")")
+        #expect(got["code"] as? Int == 0 && got["sizes"] as? Bool == true, "after it let go: \(got)")
+        try await check(out, shards: 1, "after the lock was released")
+    }
 }
