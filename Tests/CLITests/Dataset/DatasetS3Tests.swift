@@ -164,4 +164,28 @@ import Testing
             try await DatasetShardIndexTests().check(dir.file(String(prefix.dropLast())), shards: 5, "--shard \(order[0]) then \(order[1]) into a bucket")
         }
     }
+
+    /// A parquet dataset in a bucket: `sizes.json` and `_info.json` count each shard's images, from this run's
+    /// shards and, on a run with nothing left to do, from the bucket's earlier `sizes.json`.
+    @Test func aParquetDatasetInABucketGetsItsCounts() async throws {
+        let s3 = try S3CLIKit()
+        let fixture = try DatasetFixture(count: 250)
+        let list = try fixture.writeCSV()
+        let dir = fixture.work
+        let args = ["--url-list", list, "--input-format", "csv", "--output-format", "parquet", "--quiet",
+                    "--output-folder", "s3://\(s3.bucket)/pq"] + DatasetFixture.options
+        for (i, label) in ["first run", "a run with nothing to do"].enumerated() {
+            let r = try await run(args + ["--work-dir", dir.file("work\(i)")], s3, home: dir.path)
+            try #require(r.exitCode == 0, "\(label): \(r.stderrText)")
+            try s3.mirror("pq/", into: dir.file("bucket\(i)"))
+            let read = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", DatasetShardIndexTests.counts, dir.file("bucket\(i)"), "parquet"]),
+                                              timeout: 120)
+            try #require(read.exitCode == 0, "\(label): \(read.stderrText)")
+            let got = try #require(try JSONSerialization.jsonObject(with: Data(read.stdoutText.utf8)) as? [String: Any])
+            let actual = got["actual"] as? [String: Int] ?? [:]
+            #expect(actual.count == 3 && got["sizes"] as? [String: Int] == actual, "\(label): sizes.json \(got["sizes"] ?? "") against \(actual)")
+            let timm = got["timm"] as? [Any] ?? []
+            #expect(timm.count == 3 && timm[0] as? Int == actual.values.reduce(0, +), "\(label): _info.json \(timm)")
+        }
+    }
 }
