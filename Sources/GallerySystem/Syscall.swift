@@ -156,4 +156,12 @@ public enum Syscall {
             if errno != EINTR { throw .last("flock", path) }
         }
     }
+
+    /// Takes the exclusive advisory lock of `fd`, waiting while another descriptor holds it (`flock(LOCK_EX)`).
+    /// Held until the descriptor closes.
+    public static func lockExclusivelyWaiting(_ fd: Int32, path: String) throws(SystemError) {
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw .last("flock", path) }
+        }
+    }
 }

@@ -49,7 +49,8 @@ import Testing
         let bucket = try await run(args + ["--output-folder", "s3://\(s3.bucket)/ds", "--work-dir", dir.file("work")], s3, home: dir.path)
         try #require(bucket.exitCode == 0, "\(bucket.stderrText)")
         let keys = try s3.keys(under: "ds/").sorted()
-        #expect(keys == ["00000.parquet", "00000.tar", "00000_stats.json", "00001.parquet", "00001.tar", "00001_stats.json"].map { "ds/" + $0 })
+        #expect(keys == ["00000.idx", "00000.parquet", "00000.tar", "00000_stats.json", "00001.idx", "00001.parquet", "00001.tar",
+                         "00001_stats.json", "_info.json", "shardindex.json", "sizes.json"].map { "ds/" + $0 })
         // The tars went up in parts as they were written (a multipart object's ETag ends in -N), none left pending.
         let etag = try s3.headers("ds/00000.tar")["etag"] ?? ""
         #expect(etag.contains("-"), "ETag \(etag): not a multipart upload")
@@ -65,12 +66,17 @@ import Testing
         let fromDisk = try await Self.contents(dir.file("disk"))
         #expect(fromBucket == fromDisk)
         #expect(fromBucket.contains("00001.tar"))
+        // The trainers' indexes, taken from the tars as they went up, read as their readers do.
+        try await DatasetShardIndexTests().check(dir.file("bucket"), shards: 2, "in the bucket")
 
         // Run again: every shard is done in the bucket, nothing is fetched.
         let again = try await run(args + ["--output-folder", "s3://\(s3.bucket)/ds", "--work-dir", dir.file("work2")], s3, home: dir.path)
         #expect(again.exitCode == 0, "\(again.stderrText)")
         #expect(again.stderrText.isEmpty || !again.stderrText.contains("error"), "\(again.stderrText)")
         #expect(photos() == 2 * firstRun, "fetched \(photos() - 2 * firstRun) photos more than the first run")
+        // Its indexes still list the shards the first run wrote (from the bucket's shardindex.json).
+        try s3.mirror("ds/", into: dir.file("bucket-again"))
+        try await DatasetShardIndexTests().check(dir.file("bucket-again"), shards: 2, "in the bucket after a run with nothing to do")
     }
 
     /// A run killed while a tar goes up in parts leaves that multipart upload unfinished in the bucket; the
@@ -121,6 +127,10 @@ import Testing
         #expect(keys.contains("ds/00000_stats.json") && keys.contains("ds/00000.tar"), "\(keys)")
         #expect(!keys.contains("ds/00001_stats.json") && !keys.contains("ds/00001.tar"), "\(keys)")
         #expect(try s3.pendingUploads() == 0, "the refused upload was not aborted")
+        // The trainers' indexes list only the shard the bucket holds whole.
+        try s3.mirror("ds/", into: dir.file("bucket-first"))
+        let sizes = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("bucket-first/sizes.json"))))
+        #expect((sizes as? [String: Int]).map { Array($0.keys) } == ["00000.tar"], "sizes.json \(sizes)")
 
         // Run again: shard 0 is done, shard 1 is redone; the dataset is whole.
         let photos = { fixture.server.allRequests.filter { $0.path.hasPrefix("/p/") }.count }
@@ -132,5 +142,50 @@ import Testing
         let read = try await DatasetCLI.read(dir.file("bucket"))
         #expect(DatasetCLI.rows(read).count == 200)
         #expect((read["wds"] as? [Any])?.count == 150)
+        try await DatasetShardIndexTests().check(dir.file("bucket"), shards: 2, "after the shard was redone")
+    }
+
+    /// `--shard 0/2` then `--shard 1/2` into one prefix, in either order: the second reads the first's
+    /// shardindex.json from the bucket, and the indexes it leaves list every shard.
+    @Test func theProcessesOfAShardedRunOneAfterTheOtherLeaveIndexesOfEveryShard() async throws {
+        let s3 = try S3CLIKit()
+        let fixture = try DatasetFixture(count: 450)
+        let list = try fixture.writeCSV()
+        let dir = fixture.work
+        for order in [["0/2", "1/2"], ["1/2", "0/2"]] {
+            let prefix = "sharded-\(order[0].prefix(1))/"
+            for (i, shard) in order.enumerated() {
+                let r = try await run(["--url-list", list, "--input-format", "csv", "--output-format", "webdataset", "--quiet",
+                                       "--output-folder", "s3://\(s3.bucket)/\(prefix)", "--shard", shard,
+                                       "--work-dir", dir.file("work-\(prefix.dropLast())-\(i)")] + DatasetFixture.options, s3, home: dir.path)
+                try #require(r.exitCode == 0, "\(shard): \(r.stderrText)")
+            }
+            try s3.mirror(prefix, into: dir.file(String(prefix.dropLast())))
+            try await DatasetShardIndexTests().check(dir.file(String(prefix.dropLast())), shards: 5, "--shard \(order[0]) then \(order[1]) into a bucket")
+        }
+    }
+
+    /// A parquet dataset in a bucket: `sizes.json` and `_info.json` count each shard's images, from this run's
+    /// shards and, on a run with nothing left to do, from the bucket's earlier `sizes.json`.
+    @Test func aParquetDatasetInABucketGetsItsCounts() async throws {
+        let s3 = try S3CLIKit()
+        let fixture = try DatasetFixture(count: 250)
+        let list = try fixture.writeCSV()
+        let dir = fixture.work
+        let args = ["--url-list", list, "--input-format", "csv", "--output-format", "parquet", "--quiet",
+                    "--output-folder", "s3://\(s3.bucket)/pq"] + DatasetFixture.options
+        for (i, label) in ["first run", "a run with nothing to do"].enumerated() {
+            let r = try await run(args + ["--work-dir", dir.file("work\(i)")], s3, home: dir.path)
+            try #require(r.exitCode == 0, "\(label): \(r.stderrText)")
+            try s3.mirror("pq/", into: dir.file("bucket\(i)"))
+            let read = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", DatasetShardIndexTests.counts, dir.file("bucket\(i)"), "parquet"]),
+                                              timeout: 120)
+            try #require(read.exitCode == 0, "\(label): \(read.stderrText)")
+            let got = try #require(try JSONSerialization.jsonObject(with: Data(read.stdoutText.utf8)) as? [String: Any])
+            let actual = got["actual"] as? [String: Int] ?? [:]
+            #expect(actual.count == 3 && got["sizes"] as? [String: Int] == actual, "\(label): sizes.json \(got["sizes"] ?? "") against \(actual)")
+            let timm = got["timm"] as? [Any] ?? []
+            #expect(timm.count == 3 && timm[0] as? Int == actual.values.reduce(0, +), "\(label): _info.json \(timm)")
+        }
     }
 }

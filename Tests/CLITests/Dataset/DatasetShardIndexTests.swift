@@ -6,7 +6,8 @@ import Testing
 /// their code, since torch and DALI cannot run here): open_clip's `get_dataset_size` (sizes.json), timm's
 /// `_info.json` split reading, wids' shard index (`wids-shard-index-v1`, urls resolved against the index's
 /// folder, md5sum and nsamples checked against the tar), and DALI's `wds2idx` run on our tars with GNU tar
-/// as it does, its output compared with our `.idx` files byte for byte. After a resume and a --retry-failed.
+/// as it does, its output compared with our `.idx` files byte for byte. After a resume and a --retry-failed, and
+/// after the processes of a `--shard K/N` run, one after the other in either order and side by side.
 @Suite(.serialized) struct DatasetShardIndexTests {
     static let readers = #"""
     import sys, os, json, glob, hashlib, tarfile, subprocess
@@ -116,5 +117,114 @@ import Testing
         try #require(retried.exitCode == 0, "\(retried.stderrText)")
         try await check(out, shards: 3, "after --retry-failed")
         #expect(try String(contentsOfFile: out + "/shardindex.json", encoding: .utf8) != before, "the retried shards' md5 and counts changed")
+    }
+
+    /// `--shard 0/2` and `--shard 1/2` on one folder: whichever finishes last, the indexes list every shard (each
+    /// update reads the other process's finished tars too, under the folder's lock).
+    @Test func theProcessesOfAShardedRunLeaveIndexesOfEveryShard() async throws {
+        let fixture = try DatasetFixture(count: 450)
+        let list = try fixture.writeCSV()
+        func options(_ out: String, _ shard: String) -> [String] {
+            ["--url-list", list, "--input-format", "csv", "--output-format", "webdataset", "--output-folder", fixture.work.file(out),
+             "--quiet", "--shard", shard] + DatasetFixture.options
+        }
+        for order in [["0/2", "1/2"], ["1/2", "0/2"]] {
+            let out = "out-" + order[0].prefix(1)
+            for shard in order {
+                let r = try await DatasetCLI.run(options(out, shard))
+                try #require(r.exitCode == 0, "\(shard): \(r.stderrText)")
+            }
+            try await check(fixture.work.file(out), shards: 5, "--shard \(order[0]) then \(order[1])")
+        }
+        // Side by side: their updates interleave, the last one lists all.
+        async let a = DatasetCLI.run(options("together", "0/2"))
+        async let b = DatasetCLI.run(options("together", "1/2"))
+        let (ra, rb) = try await (a, b)
+        try #require(ra.exitCode == 0 && rb.exitCode == 0, "\(ra.stderrText) \(rb.stderrText)")
+        try await check(fixture.work.file("together"), shards: 5, "--shard 0/2 and 1/2 at once")
+    }
+
+    /// parquet, tfrecord and files: `sizes.json` and `_info.json` (no wids index, no `.idx`: those describe tars),
+    /// each shard file's count equal to the samples with an image a reader finds in it.
+    static let counts = #"""
+    import sys, os, json, glob, struct
+    import pyarrow.parquet as pq
+    folder, fmt = sys.argv[1], sys.argv[2]
+    def samples(path):
+        if fmt == "parquet":
+            t = pq.read_table(path).to_pylist()
+            col = next(c for c in ("jpg", "png", "webp") if c in t[0])
+            return sum(r[col] is not None for r in t)
+        if fmt == "tfrecord":
+            n, data = 0, open(path, "rb").read()
+            i = 0
+            while i < len(data):
+                length = struct.unpack("<Q", data[i:i + 8])[0]
+                i += 12 + length + 4
+                n += 1
+            return n
+        return len([f for f in os.listdir(path) if f.rsplit(".", 1)[-1] in ("jpg", "png", "webp")])
+    stats = sorted(os.path.basename(p)[:-len("_stats.json")] for p in glob.glob(folder + "/*_stats.json"))
+    files = [s if fmt == "files" else s + "." + fmt for s in stats]
+    actual = {f: samples(os.path.join(folder, f)) for f in files}
+    sizes = json.load(open(os.path.join(folder, "sizes.json")))
+    split = json.load(open(os.path.join(folder, "_info.json")))["splits"]["train"]
+    print(json.dumps({"actual": actual, "sizes": sizes, "timm": [split["num_samples"], split["filenames"], split["shard_lengths"]],
+                      "others": sorted(n for n in os.listdir(folder) if n == "shardindex.json" or n.endswith(".idx"))}))
+    """#
+
+    @Test(arguments: ["parquet", "tfrecord", "files"]) func otherFormatsCountEachShardFile(format: String) async throws {
+        let fixture = try DatasetFixture(count: 250)
+        let list = try fixture.writeCSV()
+        let out = fixture.work.file("out")
+        let r = try await DatasetCLI.run(["--url-list", list, "--input-format", "csv", "--output-format", format, "--output-folder", out,
+                                          "--quiet"] + DatasetFixture.options)
+        try #require(r.exitCode == 0, "\(r.stderrText)")
+        let read = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", Self.counts, out, format]), timeout: 120)
+        try #require(read.exitCode == 0, "\(read.stderrText)")
+        let got = try #require(try JSONSerialization.jsonObject(with: Data(read.stdoutText.utf8)) as? [String: Any])
+        let actual = try #require(got["actual"] as? [String: Int])
+        #expect(actual.count == 3 && actual.values.reduce(0, +) > 0, "\(format): \(actual)")
+        #expect(got["sizes"] as? [String: Int] == actual, "\(format): sizes.json \(got["sizes"] ?? "") against the files \(actual)")
+        let names = actual.keys.sorted()
+        let timm = got["timm"] as? [Any] ?? []
+        #expect(timm.count == 3 && timm[0] as? Int == actual.values.reduce(0, +) && timm[1] as? [String] == names
+                && timm[2] as? [Int] == names.map { actual[$0]! }, "\(format): _info.json \(timm)")
+        #expect((got["others"] as? [String]) == [], "\(format): \(got["others"] ?? "")")
+    }
+
+    /// Another process holding the folder's index lock (as a `--shard` process does while it updates): the run
+    /// writes its shard, then waits for the lock before it touches the indexes, and writes them once it has it.
+    static let lockHolder = #"""
+    import fcntl, json, os, subprocess, sys, time
+    folder, args = sys.argv[1], sys.argv[2:]
+    os.makedirs(folder, exist_ok=True)
+    lock = open(os.path.join(folder, ".shard-indexes.lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    run = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while not os.path.exists(os.path.join(folder, "00000_stats.json")) and time.time() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    stats = os.path.exists(os.path.join(folder, "00000_stats.json"))
+    time.sleep(1.5)
+    held = {"stats": stats, "sizes": os.path.exists(os.path.join(folder, "sizes.json")), "running": run.poll() is None}
+    fcntl.flock(lock, fcntl.LOCK_UN)
+    err = run.communicate(timeout=120)[1].decode()
+    print(json.dumps({"held": held, "code": run.returncode, "stderr": err, "sizes": os.path.exists(os.path.join(folder, "sizes.json"))}))
+    """#
+
+    @Test func aRunWaitsForTheFolderIndexLockBeforeItWritesTheIndexes() async throws {
+        let fixture = try DatasetFixture(count: 100)
+        let list = try fixture.writeCSV()
+        let out = fixture.work.file("out")
+        let cli = [DownloadCLI.binary, "dataset", "--url-list", list, "--input-format", "csv", "--output-format", "webdataset",
+                   "--output-folder", out, "--quiet"] + DatasetFixture.options
+        let r = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", Self.lockHolder, out] + cli), timeout: 300)
+        try #require(r.exitCode == 0, "\(r.stderrText)")
+        let got = try #require(try JSONSerialization.jsonObject(with: Data(r.stdoutText.utf8)) as? [String: Any])
+        #expect(got["held"] as? [String: Bool] == ["stats": true, "sizes": false, "running": true],
+                "while another process held the lock: \(got["held"] ?? "")")
+        #expect(got["code"] as? Int == 0 && got["sizes"] as? Bool == true, "after it let go: \(got)")
+        try await check(out, shards: 1, "after the lock was released")
     }
 }

@@ -1,14 +1,32 @@
 import DatasetFormats
 
 extension DatasetRun {
-    /// The trainers' indexes (``ShardIndexes``) for a webdataset written to a local folder; nil otherwise.
+    /// The trainers' indexes (``ShardIndexes``), in a local folder or a store.
     var shardIndexes: ShardIndexes? {
-        guard options.outputFormat == .webdataset, let folder = localFolder else { return nil }
-        return indexes.withLock { cached in
+        indexes.withLock { cached in
             if let cached { return cached }
-            let made = ShardIndexes(folder: folder, sink: sink)
+            let base = localFolder ?? sink.location
+            let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+            let made = ShardIndexes(folder: localFolder, name: String(trimmed.split(separator: "/").last ?? ""),
+                                    format: options.outputFormat, sink: sink)
             cached = made
             return made
         }
+    }
+
+    /// Where the shard writers write: the sink, through ``IndexingSink`` for a store's webdataset (its tars are
+    /// indexed as they are written, not read back).
+    var shardSink: any DatasetSink {
+        guard localFolder == nil, options.outputFormat == .webdataset, let indexes = shardIndexes else { return sink }
+        return IndexingSink(base: sink, indexes: indexes)
+    }
+
+    /// In a store: the shards an earlier run listed in its `shardindex.json` (a webdataset's) or `sizes.json`, read
+    /// once, before this run writes.
+    func adoptStoredIndex() async {
+        guard localFolder == nil, let indexes = shardIndexes else { return }
+        let name = options.outputFormat == .webdataset ? "shardindex.json" : "sizes.json"
+        guard sink.exists(name), let data = await sink.read(name) else { return }
+        if options.outputFormat == .webdataset { indexes.adopt(data) } else { indexes.adopt(sizes: data) }
     }
 }

@@ -21,6 +21,9 @@ public protocol DatasetStoreSink: DatasetSink {
     /// The dataset's folder on this machine, where earlier runs' shards are read back from (`--retry-failed`, a
     /// stopped run's partial shards, the trainers' indexes); nil for a store elsewhere.
     var localFolder: String? { get }
+    /// The bytes of the small file `name` as the store holds it (an earlier run's `shardindex.json`); nil when it
+    /// cannot be read. A folder's files are read in place instead: nil.
+    func read(_ name: String) async -> [UInt8]?
 }
 
 extension LocalFolderSink: DatasetStoreSink {
@@ -32,6 +35,7 @@ extension LocalFolderSink: DatasetStoreSink {
     /// Inside the dataset's folder, so the bodies are on its disk (removed when the run ends).
     public var scratchFolder: String { folder + "/" + RowSpool.folderName }
     public var localFolder: String? { folder }
+    public func read(_ name: String) async -> [UInt8]? { nil }
 }
 
 extension GalleryStores {

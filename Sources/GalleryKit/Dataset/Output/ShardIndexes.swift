@@ -14,23 +14,37 @@ import GallerySystem
 /// - `NNNNN.idx` per tar, line for line what DALI's `wds2idx` writes (`v1.2 N`, then per sample
 ///   `ext offset size name` for each member); none for a shard without samples, which wds2idx refuses.
 ///
-/// Every shard with a `_stats.json` and a tar counts, whichever run wrote it. Each file is written whole and
-/// then renamed into place (the sink's rule). Local folders only: a dataset in a store gets none yet.
+/// Every shard with a `_stats.json` and a tar counts, whichever run or `--shard K/N` process wrote it: in a folder
+/// each update lists the folder under an exclusive lock (``lockName``), reads the tars it has not seen, and
+/// replaces each index whole (written, then renamed), so the last process to update leaves every finished shard
+/// listed. In a store (``folder`` nil) nothing is read back: a tar's MD5 and members are taken as it is written
+/// (``IndexingSink``), each `.idx` goes up as its shard finishes and the JSON indexes when the run ends, each file
+/// in one PUT; the shards of earlier runs come from the store's `shardindex.json` as the run found it (``adopt(_:)``).
 final class ShardIndexes: Sendable {
-    let folder: String
+    /// The dataset's local folder; nil for a store.
+    let folder: String?
+    /// `_info.json`'s and `shardindex.json`'s `name`: the folder's or prefix's last component.
+    let name: String
     let sink: any DatasetSink
-    private let known = Locked([String: Entry]())
+    let known = Locked([String: Entry]())
+    let format: DatasetOutputFormat
+    /// The `.idx` texts of tars written to a store, until their shard's update writes them.
+    private let pendingIdx = Locked([String: String?]())
+    /// The file each process of a folder's run locks while it updates the indexes.
+    static let lockName = ".shard-indexes.lock"
 
     struct Entry: Sendable, Equatable {
         var samples: Int
         var fileSize: Int
         var md5: String
-        /// The tar's modification time (seconds, nanoseconds).
+        /// The tar's modification time (seconds, nanoseconds); for another format its stats file's and size; empty in a store.
         var modified: [Int]
     }
 
-    init(folder: String, sink: any DatasetSink) {
+    init(folder: String?, name: String, format: DatasetOutputFormat = .webdataset, sink: any DatasetSink) {
         self.folder = folder
+        self.format = format
+        self.name = name
         self.sink = sink
     }
 
@@ -39,11 +53,35 @@ final class ShardIndexes: Sendable {
     @discardableResult
     func update(finished: String? = nil) -> String? {
         known.withLock { known -> String? in
+            var lock: Int32?
+            defer { lock.map(Syscall.closeQuietly) }
             do throws(DatasetFormatError) {
+                if let folder {
+                    let path = folder + "/" + Self.lockName
+                    do throws(SystemError) {
+                        let fd = try Syscall.open(path, O_RDWR | O_CREAT | O_CLOEXEC)
+                        lock = fd
+                        try Syscall.lockExclusivelyWaiting(fd, path: path)
+                    } catch {
+                        throw .io(path: path, operation: error.call, errno: error.errno)
+                    }
+                }
                 let names = try sink.list()
                 let done = Set(names.filter { $0.hasSuffix("_stats.json") }.map { String($0.dropLast("_stats.json".count)) })
+                guard format == .webdataset else {
+                    if folder != nil || finished == nil { try writeIndexes(countEntries(names, done: done, known: &known), wids: false) }
+                    return nil
+                }
                 var entries: [(tar: String, entry: Entry)] = []
                 for name in names where name.hasSuffix(".tar") && done.contains(String(name.dropLast(4))) {
+                    let idxName = String(name.dropLast(4)) + ".idx"
+                    guard let folder else {
+                        if let idx = pendingIdx.withLock({ $0.removeValue(forKey: name) }) {
+                            if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
+                        }
+                        if let entry = known[name] { entries.append((name, entry)) }
+                        continue
+                    }
                     let path = folder + "/" + name
                     guard let status = Syscall.regularFileStatus(path) else { continue }
                     let size = Int(status.st_size), modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
@@ -54,31 +92,61 @@ final class ShardIndexes: Sendable {
                     guard let (entry, idx) = Self.read(path, size: size, modified: modified) else {
                         return "\(path): not a tar this run can index"
                     }
-                    let idxName = String(name.dropLast(4)) + ".idx"
                     if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
                     known[name] = entry
                     entries.append((name, entry))
                 }
-                let samples = entries.map { $0.entry.samples }
-                try write("sizes.json", Dictionary(uniqueKeysWithValues: entries.map { ($0.tar, $0.entry.samples) }))
-                try write("_info.json", [
-                    "name": (folder as NSString).lastPathComponent,
-                    "splits": ["train": ["name": "train", "num_samples": samples.reduce(0, +),
-                                         "filenames": entries.map(\.tar), "shard_lengths": samples] as [String: Any]],
-                ] as [String: Any])
-                try write("shardindex.json", [
-                    "__kind__": "wids-shard-index-v1",
-                    "wids_version": 1,
-                    "name": (folder as NSString).lastPathComponent,
-                    "shardlist": entries.map { tar, entry in
-                        ["url": tar, "md5sum": entry.md5, "nsamples": entry.samples, "filesize": entry.fileSize] as [String: Any]
-                    },
-                ] as [String: Any])
+                // In a store, a file rewritten while its last upload may still read its spool would race it: the
+                // JSON indexes go up once, when the run ends (after every shard's upload), each shard's .idx with it.
+                if folder != nil || finished == nil { try writeIndexes(entries, wids: true) }
                 return nil
             } catch {
-                return "the shard indexes in \(folder): \(error)"
+                return "the shard indexes in \(folder ?? name): \(error)"
             }
         }
+    }
+
+    /// A tar written to a store (``IndexingSink``): its entry and `.idx`, for the next update. `members` nil: not a
+    /// tar the walker could read.
+    func wrote(_ tar: String, size: Int, md5: String, members: [TarMembers.Member]?) {
+        guard let members else { return }
+        let (entry, idx) = Self.entry(members, size: size, md5: md5, modified: [])
+        known.withLock { $0[tar] = entry }
+        pendingIdx.withLock { $0[tar] = idx }
+    }
+
+    /// The shards an earlier run's `shardindex.json` lists (read from the store before this run writes), for those
+    /// this run does not write again.
+    func adopt(_ data: [UInt8]) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any],
+              let list = object["shardlist"] as? [[String: Any]] else { return }
+        known.withLock { known in
+            for shard in list {
+                guard let url = shard["url"] as? String, let samples = shard["nsamples"] as? Int,
+                      let size = shard["filesize"] as? Int, let md5 = shard["md5sum"] as? String, known[url] == nil else { continue }
+                known[url] = Entry(samples: samples, fileSize: size, md5: md5, modified: [])
+            }
+        }
+    }
+
+    /// `wids`: also `shardindex.json` (tars only).
+    private func writeIndexes(_ entries: [(tar: String, entry: Entry)], wids: Bool) throws(DatasetFormatError) {
+        let samples = entries.map { $0.entry.samples }
+        try write("sizes.json", Dictionary(uniqueKeysWithValues: entries.map { ($0.tar, $0.entry.samples) }))
+        try write("_info.json", [
+            "name": name,
+            "splits": ["train": ["name": "train", "num_samples": samples.reduce(0, +),
+                                 "filenames": entries.map(\.tar), "shard_lengths": samples] as [String: Any]],
+        ] as [String: Any])
+        guard wids else { return }
+        try write("shardindex.json", [
+            "__kind__": "wids-shard-index-v1",
+            "wids_version": 1,
+            "name": name,
+            "shardlist": entries.map { tar, entry in
+                ["url": tar, "md5sum": entry.md5, "nsamples": entry.samples, "filesize": entry.fileSize] as [String: Any]
+            },
+        ] as [String: Any])
     }
 
     private func write(_ name: String, _ text: String) throws(DatasetFormatError) {
@@ -117,6 +185,11 @@ final class ShardIndexes: Sendable {
             }
         }
         guard let members = walker.finish() else { return nil }
+        return entry(members, size: size, md5: md5.hex(), modified: modified)
+    }
+
+    /// A tar's entry and wds2idx index (nil when it holds no file) from its members.
+    static func entry(_ members: [TarMembers.Member], size: Int, md5: String, modified: [Int]) -> (Entry, String?) {
         // wds2idx's bundles: consecutive members with the same base name (up to the first dot).
         var bundles: [[TarMembers.Member]] = []
         var last: String?
@@ -139,6 +212,6 @@ final class ShardIndexes: Sendable {
             }
             idx = text
         }
-        return (Entry(samples: bundles.count, fileSize: size, md5: md5.hex(), modified: modified), idx)
+        return (Entry(samples: bundles.count, fileSize: size, md5: md5, modified: modified), idx)
     }
 }

@@ -18,7 +18,7 @@ extension DatasetRun {
         let state: Locked<ShardTally>
         do {
             state = Locked(ShardTally(writer: try DatasetShardWriter(
-                sink: sink, shardName: name, format: options.outputFormat, schema: schema.columns,
+                sink: shardSink, shardName: name, format: options.outputFormat, schema: schema.columns,
                 imageExtension: options.image.encodeFormat.rawValue, writesCaptions: options.columns.captionColumn != nil)))
         } catch {
             summary.withLock { $0.failedShards.append("\(name): \(error)") }
@@ -77,6 +77,7 @@ extension DatasetRun {
         }
         if let hint, !warnedOfFailures.exchange(true, ordering: .relaxed) { observer?.warning(hint) }
         observer?.shardFinished(name: name, count: work.rows.count, successes: tally.successes)
+        shardIndexes?.counted(name, samples: tally.successes)
         shardIndexes?.update(finished: name)
     }
 

@@ -156,6 +156,7 @@ public final class DatasetRun: Sendable {
         let files = try options.inputFormat.inputFiles(at: options.urlList)
         do throws(GalleryStoreError) { try await sink.prepare() } catch { throw .store(error) }
         let (done, firstShard) = try prepareOutput()
+        await adoptStoredIndex()
         try loadPlaceholders()
         // --retry-failed reads the shards it rewrites back from the folder.
         if options.retryFailed {
@@ -198,6 +199,11 @@ public final class DatasetRun: Sendable {
         summary.withLock { $0.failedShards += failures }
         if let problem = savePlaceholders() { summary.withLock { $0.failedShards.append(problem) } }
         if let problem = shardIndexes?.update() { summary.withLock { $0.failedShards.append(problem) } }
+        // A store's indexes go up after its shards (and the shards' own .idx with them).
+        if localFolder == nil, shardIndexes != nil {
+            let late = await sink.finish()
+            summary.withLock { $0.failedShards += late.dropFirst(failures.count) }
+        }
         if let stop { throw stop }
         return summary.withLock { s in
             s.stopSignal = runner.stopSignal

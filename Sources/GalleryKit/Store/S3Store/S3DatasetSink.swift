@@ -142,6 +142,11 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
 
     public func exists(_ name: String) -> Bool { state.withLock { $0.names.contains(name) } }
 
+    public func read(_ name: String) async -> [UInt8]? {
+        guard let data = try? await client.get(key: bucketLocation.key(name)) else { return nil }
+        return [UInt8](data)
+    }
+
     public func list() throws(DatasetFormatError) -> [String] { state.withLock { $0.names.sorted() } }
 
     // MARK: uploads
@@ -178,6 +183,8 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
             let failed = self.state.withLock { $0.failures.first { ofShard($0.top) } }
             if let failed {
                 handle.discard()
+                // Not in the store: the list (and the trainers' indexes made from it) leave the shard out.
+                _ = self.state.withLock { $0.names.remove(top) }
                 self.fail(top, "not stored, because \(failed.text)")
             } else {
                 await handle.complete()
