@@ -116,6 +116,8 @@ let package = Package(
         .executableTarget(name: "bench-cache", dependencies: ["GalleryKit", "GalleryTestSupport"]),
         // Scripts/bench-fingerprint: pHash + ThumbHash against the thumbnail work, and the duplicate index at 1M photos.
         .executableTarget(name: "bench-fingerprint", dependencies: ["GalleryKit", "GallerySync"]),
+        // Scripts/bench-web-cache: the resolver cache's memory from 10,000 to 1,000,000 names.
+        .executableTarget(name: "bench-resolver", dependencies: ["GalleryTransfer", "GallerySystem"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging", "GallerySync"]),
         // Swift Testing traits over GalleryTestSupport's harnesses (kept apart: bench-cache links GalleryTestSupport).
