@@ -45,6 +45,7 @@ for level, (origin, address, text) in levels.items():
   logfile: "{folder}/nsd.log"
   username: ""
   server-count: 1
+  rrl-ratelimit: 0
 remote-control:
   control-enable: no
 zone:

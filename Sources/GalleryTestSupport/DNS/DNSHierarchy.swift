@@ -78,6 +78,7 @@ public final class DNSHierarchy: Sendable {
                   logfile: "\(folder)/nsd.log"
                   username: ""
                   server-count: 1
+                  rrl-ratelimit: 0
                 remote-control:
                   control-enable: no
                 zone:
