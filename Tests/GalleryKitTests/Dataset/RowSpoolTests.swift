@@ -55,10 +55,11 @@ import Testing
         return try await run.run(observer: observer)
     }
 
-    /// Every file of a dataset folder but the stats (whose times differ), with the stats' status counts.
+    /// Every file of a dataset folder but the stats (whose times differ) and `_info.json` (which names the
+    /// folder), with the stats' status counts.
     static func contents(_ out: String) throws -> [String: [UInt8]] {
         var all: [String: [UInt8]] = [:]
-        for name in FileManager.default.subpaths(atPath: out) ?? [] where !name.hasSuffix("_stats.json") {
+        for name in FileManager.default.subpaths(atPath: out) ?? [] where !name.hasSuffix("_stats.json") && name != "_info.json" {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: out + "/" + name, isDirectory: &isFolder), !isFolder.boolValue {
                 all[name] = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)))
@@ -105,7 +106,9 @@ import Testing
         _ = try await Self.run(urls, into: spooled, in: dir, limit: Self.limit)
         _ = try await Self.run(urls, into: inMemory, in: dir, limit: nil)
         let (a, b) = (try Self.contents(spooled), try Self.contents(inMemory))
-        #expect(a.keys.sorted() == b.keys.sorted() && a.count == 6)  // two images, their .json, the .parquet, the status counts
+        // Two images, their .json, the .parquet, the status counts and sizes.json (the trainer index parquet gets).
+        #expect(a.keys.sorted() == b.keys.sorted() && Set(a.keys).isSuperset(of: ["00000.parquet", "sizes.json", "status_dict"])
+                && a.keys.filter { $0.hasSuffix(".json") && $0.hasPrefix("00000/") }.count == 2, "\(a.keys.sorted())")
         for (name, bytes) in a { #expect(bytes == b[name], "\(name)") }
     }
 
