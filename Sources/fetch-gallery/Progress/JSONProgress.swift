@@ -5,8 +5,9 @@ import GallerySync
 /// One JSON object per line on stdout: `file` events as files finish, `progress` once a second, `done` at the end.
 final class JSONProgress: ProgressRenderer {
     private let lastPrint = Locked<Double>(0)
-    /// Lines from several tasks must not interleave.
-    private let output = Locked(())
+    /// Lines from several tasks must not interleave; once `done` is written nothing follows it (a tick
+    /// already under way when the ticker was cancelled printed `progress` after `done` once).
+    private let output = Locked(false)
 
     func tick(_ state: ProgressState) {
         let now = Date().timeIntervalSinceReferenceDate
@@ -35,7 +36,7 @@ final class JSONProgress: ProgressRenderer {
         emit(object)
     }
 
-    func finish(_ state: ProgressState) { emit(event("done", state)) }
+    func finish(_ state: ProgressState) { emit(event("done", state), last: true) }
 
     private func event(_ name: String, _ s: ProgressState) -> [String: Any] {
         var object: [String: Any] = [
@@ -50,8 +51,12 @@ final class JSONProgress: ProgressRenderer {
         return object
     }
 
-    private func emit(_ object: [String: Any]) {
+    private func emit(_ object: [String: Any], last: Bool = false) {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        output.withLock { _ in FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+        output.withLock { done in
+            guard !done else { return }
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            done = last
+        }
     }
 }
