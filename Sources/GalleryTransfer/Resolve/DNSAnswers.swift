@@ -42,6 +42,20 @@ final class DNSAnswers: Sendable {
         return await flight!.value
     }
 
+    /// `host`'s addresses as both resolvers answer: the name lower-cased without its final dot and checked,
+    /// then A and AAAA asked at once through `outcome` and combined.
+    static func resolve(_ host: String, resolver: String,
+                        outcome: @escaping @Sendable (String, DNSMessage.RecordType) async -> DNSOutcome) async -> Result<ResolvedHost, ResolveFailure> {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        guard DNSMessage.isValidName(name) else { return .failure(ResolveFailure(.invalidName, host: host, resolver: resolver)) }
+        let checked = name
+        async let v4 = outcome(checked, .a)
+        async let v6 = outcome(checked, .aaaa)
+        let (a, aaaa) = await (v4, v6)
+        return combine(a, aaaa, host: host, resolver: resolver)
+    }
+
     /// A name's result from its A and AAAA outcomes: the addresses of either, else the failure that says
     /// most (NXDOMAIN, then "no address", then the resolver's error code, then silence).
     static func combine(_ a: DNSOutcome, _ aaaa: DNSOutcome, host: String, resolver: String) -> Result<ResolvedHost, ResolveFailure> {

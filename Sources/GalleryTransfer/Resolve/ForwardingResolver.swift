@@ -50,13 +50,7 @@ public final class ForwardingResolver: NameResolver {
     }
 
     public func resolve(_ host: String) async -> Result<ResolvedHost, ResolveFailure> {
-        var name = host.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        guard DNSMessage.isValidName(name) else { return .failure(ResolveFailure(.invalidName, host: host, resolver: serverList)) }
-        async let v4 = outcome(name, .a)
-        async let v6 = outcome(name, .aaaa)
-        let (a, aaaa) = await (v4, v6)
-        return DNSAnswers.combine(a, aaaa, host: host, resolver: serverList)
+        await DNSAnswers.resolve(host, resolver: serverList) { name, type in await self.outcome(name, type) }
     }
 
     /// The cached outcome, the one being asked, or a new question.

@@ -55,13 +55,7 @@ public final class RecursiveResolver: NameResolver {
     public var statistics: (questions: Int, cached: Int) { (asked.withLock { $0 }, answers.count) }
 
     public func resolve(_ host: String) async -> Result<ResolvedHost, ResolveFailure> {
-        var name = host.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        guard DNSMessage.isValidName(name) else { return .failure(ResolveFailure(.invalidName, host: host, resolver: label)) }
-        async let v4 = outcome(name, .a)
-        async let v6 = outcome(name, .aaaa)
-        let (a, aaaa) = await (v4, v6)
-        return DNSAnswers.combine(a, aaaa, host: host, resolver: label)
+        await DNSAnswers.resolve(host, resolver: label) { name, type in await self.outcome(name, type) }
     }
 
     func outcome(_ name: String, _ type: DNSMessage.RecordType) async -> DNSOutcome {
