@@ -28,9 +28,9 @@ extension DatasetInputFormat {
         case .jsonl: try JSONLinesReader(path: path)
         case .json: try JSONArrayReader(path: path)
         case .parquet: try ParquetRecordReader(path: path)
-        case .webdataset: try WebDatasetShardReader(path: path)
+        case .webdataset: try OldSampleReader.webdataset(path: path)
         case .parquetImages: try ParquetImagesReader(path: path)
-        case .files: try FilesShardReader(path: path)
+        case .files: try OldSampleReader.files(path: path)
         }
     }
 

@@ -71,26 +71,17 @@ struct OldSample {
     }
 }
 
-/// `--input-format webdataset`: one `.tar` shard of a dataset (ours, img2dataset's, any webdataset), its
-/// members grouped into samples by key. The headers are all read and checked when the shard is opened.
-final class WebDatasetShardReader: InputRecordReader {
+/// The samples of one old shard handed out as input records, whichever format held them: the first
+/// is read when the shard is opened (its columns name the new dataset's), the others as they are asked for.
+final class OldSampleReader: InputRecordReader {
     let columns: [String]
     private let samples: [OldSample]
     private let path: String
     private var position = 0
     private var first: InputRecord?
 
-    init(path: String) throws(DatasetError) {
+    init(path: String, samples: [OldSample]) throws(DatasetError) {
         self.path = path
-        let tar = try CheckedTar(path: path)
-        var samples: [OldSample] = []
-        for member in tar.members {
-            guard let (key, ext) = CheckedTar.split(member.name) else { continue }
-            if samples.last?.key != key { samples.append(OldSample(key: key)) }
-            _ = samples[samples.count - 1].take(ext: ext, image: .file(path: path, offset: member.offset, size: member.size)) { () throws(DatasetError) in
-                try tar.read(member)
-            }
-        }
         self.samples = samples
         first = try samples.first?.record(file: path, line: 1)
         columns = try samples.first?.columns(of: first) ?? ["url"]
@@ -102,19 +93,25 @@ final class WebDatasetShardReader: InputRecordReader {
         guard position < samples.count else { return nil }
         return try samples[position].record(file: path, line: position + 1)
     }
-}
 
-/// `--input-format files`: one shard folder (`00000/`) of a dataset written with `--output-format files`:
-/// `KEY.jpg`, `KEY.txt`, `KEY.json`, samples in key order.
-final class FilesShardReader: InputRecordReader {
-    let columns: [String]
-    private let samples: [OldSample]
-    private let path: String
-    private var position = 0
-    private var first: InputRecord?
+    /// `--input-format webdataset`: one `.tar` shard of a dataset (ours, img2dataset's, any webdataset), its
+    /// members grouped into samples by key. The headers are all read and checked when the shard is opened.
+    static func webdataset(path: String) throws(DatasetError) -> OldSampleReader {
+        let tar = try CheckedTar(path: path)
+        var samples: [OldSample] = []
+        for member in tar.members {
+            guard let (key, ext) = CheckedTar.split(member.name) else { continue }
+            if samples.last?.key != key { samples.append(OldSample(key: key)) }
+            _ = samples[samples.count - 1].take(ext: ext, image: .file(path: path, offset: member.offset, size: member.size)) { () throws(DatasetError) in
+                try tar.read(member)
+            }
+        }
+        return try OldSampleReader(path: path, samples: samples)
+    }
 
-    init(path: String) throws(DatasetError) {
-        self.path = path
+    /// `--input-format files`: one shard folder (`00000/`) of a dataset written with `--output-format files`:
+    /// `KEY.jpg`, `KEY.txt`, `KEY.json`, samples in key order.
+    static func files(path: String) throws(DatasetError) -> OldSampleReader {
         let names: [String]
         do { names = try Syscall.names(in: path) } catch { throw .unreadableInput(path: path, reason: error.message) }
         var byKey: [String: OldSample] = [:]
@@ -128,15 +125,6 @@ final class FilesShardReader: InputRecordReader {
             }
             if taken { byKey[key] = sample }
         }
-        samples = byKey.keys.sorted().map { byKey[$0]! }
-        first = try samples.first?.record(file: path, line: 1)
-        columns = try samples.first?.columns(of: first) ?? ["url"]
-    }
-
-    func next() throws(DatasetError) -> InputRecord? {
-        defer { position += 1 }
-        if position == 0, let first { return first }
-        guard position < samples.count else { return nil }
-        return try samples[position].record(file: path, line: position + 1)
+        return try OldSampleReader(path: path, samples: byKey.keys.sorted().map { byKey[$0]! })
     }
 }
