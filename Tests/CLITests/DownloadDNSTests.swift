@@ -29,9 +29,10 @@ import Testing
         #expect(refused.exitCode == 1)
         #expect(refused.stderrText.contains("refused to connect to 169.254.169.254 (link-local)"), "\(refused.stderrText)")
 
-        let dead = try TestDNSServer()
+        let dead = try TestDNSServer()  // answers nothing and keeps its port for the next test's server
+        defer { dead.stop() }
+        dead.answersPerSecond = 0
         let deadAddress = dead.address
-        dead.stop()
         let stopped = try await DownloadCLI.run(["download", "--urls", list, "--out", work.file("none"), "--dns-server", deadAddress])
         #expect(stopped.exitCode == 3 && stopped.stderrText.contains("the DNS resolver \(deadAddress) did not answer"), "\(stopped.stderrText)")
         let run = try await DownloadCLI.run(["run", "--urls", list, "--out", work.file("gallery"), "--dns-server", deadAddress])

@@ -74,9 +74,10 @@ import Testing
     }
 
     @Test func aDeadResolverFailsWithTheDNSClassInSecondsAndProbeNamesIt() async throws {
-        let dns = try TestDNSServer()
+        let dns = try TestDNSServer()  // answers nothing and keeps its port for the next test's server
+        defer { dns.stop() }
+        dns.answersPerSecond = 0
         let address = dns.address
-        dns.stop()
         var pacing = DNSPacing()
         pacing.tryTimeouts = [0.5, 1, 1]
         let resolver = try ForwardingResolver(servers: [DNSServer(address)!], pacing: pacing)
@@ -93,9 +94,10 @@ import Testing
     }
 
     @Test func aResolverThatNeverAnsweredIsReportedOnceWhileOneThatAnswersIsNot() async throws {
-        let dead = try TestDNSServer()
+        let dead = try TestDNSServer()  // answers nothing and keeps its port for the next test's server
+        defer { dead.stop() }
+        dead.answersPerSecond = 0
         let address = dead.address
-        dead.stop()
         var pacing = DNSPacing()
         pacing.tryTimeouts = [0.3, 0.3, 0.3]
         let reports = Locked<[String]>([])
