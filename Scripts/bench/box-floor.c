@@ -6,7 +6,7 @@
 // Q85 encode with default settings; written to DIR/NAME.jpg with fopen/fwrite/fclose. No SIMD of
 // its own, no threads. Files that are not JPEG count as failures.
 //
-// Usage: box-floor -o DIR FILE...
+// Usage: box-floor -o DIR [-s SIZE] FILE...   (SIZE: the longest edge, 256 unless given)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,16 +91,19 @@ static int thumbnail(const unsigned char *d, size_t n, int target, const char *n
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3 || strcmp(argv[1], "-o") != 0) { fprintf(stderr, "usage: box-floor -o DIR FILE...\n"); return 2; }
+  if (argc < 3 || strcmp(argv[1], "-o") != 0) { fprintf(stderr, "usage: box-floor -o DIR [-s SIZE] FILE...\n"); return 2; }
   outdir = argv[2];
+  int first = 3, size = 256;
+  if (argc > 4 && strcmp(argv[3], "-s") == 0) { size = atoi(argv[4]); first = 5; }
+  if (size < 1) { fprintf(stderr, "box-floor: -s needs a positive size\n"); return 2; }
   int fails = 0;
-  for (int i = 3; i < argc; i++) {
+  for (int i = first; i < argc; i++) {
     FILE *f = fopen(argv[i], "rb"); if (!f) { fails++; continue; }
     fseek(f, 0, SEEK_END); long len = ftell(f); fseek(f, 0, SEEK_SET);
     unsigned char *d = malloc(len > 0 ? len : 1); size_t got = fread(d, 1, len > 0 ? len : 0, f); fclose(f);
-    fails += got > 3 && d[0] == 0xFF && d[1] == 0xD8 ? thumbnail(d, got, 256, argv[i]) : 1;
+    fails += got > 3 && d[0] == 0xFF && d[1] == 0xD8 ? thumbnail(d, got, size, argv[i]) : 1;
     free(d);
   }
-  fprintf(stderr, "box-floor: %d files, %d failed\n", argc - 3, fails);
+  fprintf(stderr, "box-floor: %d files, %d failed\n", argc - first, fails);
   return fails ? 1 : 0;
 }
