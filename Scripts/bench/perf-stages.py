@@ -10,6 +10,7 @@ inside the JPEG decoder is the decoder's, a NumberFormatter inside a page is the
 its own stage (file creation and writing, renames) whoever made it. Samples with no stage frame go to 'other'.
 
 Usage: perf script ... | perf-stages.py PHOTOS
+       perf-stages.py --compare PHOTOS NAME_A SCRIPT_A NAME_B SCRIPT_B   (two runs' `perf script` outputs, side by side)
 """
 import collections
 import re
@@ -43,6 +44,9 @@ STAGES = [
                                                                    r"10GalleryKit4NodeV|12HTMLEscaping|0A8DocumentO|"
                                                                    r"10ShownImage|0A6WriterV|11RunFinisher|7SafeURL|"
                                                                    r"14PictureSources|0A8ManifestV|0A15Manifest", s)),
+    ("dataset: rows, shards (tar, Parquet, metadata)", lambda s, d: re.search(r"14DatasetFormats|10GalleryKit\d+Dataset|"
+                                                                              r"10GalleryKit\d+(RowFetcher|RowSpool|ShardQueue|"
+                                                                              r"IndexingSink|IndexingHandle|ShardIndexes)", s)),
     ("original: write/publish", lambda s, d: re.search(r"19UnpublishedDownloadV7publish", s)),
     ("thumbnail files: write", lambda s, d: re.search(r"10AtomicFile|16RenditionWriter", s)),
     ("transfer: curl, engine, callbacks", lambda s, d: "libcurl" in d or "libnghttp" in d or "libssl" in d
@@ -79,14 +83,14 @@ def frames(stream):
         yield sample
 
 
-def main():
-    photos = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+def tally(stream):
+    """Samples by stage: (by_stage, kernel, runtime, threads, total), each a Counter of periods."""
     by_stage = collections.Counter()
     kernel = collections.Counter()
     runtime = collections.Counter()
     threads = collections.Counter()
     total = 0
-    for s in frames(sys.stdin):
+    for s in frames(stream):
         period, chain = s["period"], s["frames"]
         total += period
         stage = "other"
@@ -106,9 +110,38 @@ def main():
             runtime[stage] += period
         comm = re.sub(r"-\d+$", "", s["comm"])
         threads[comm if comm.startswith("fg-") else "Swift's threads / main"] += period
+    return by_stage, kernel, runtime, threads, total
+
+
+UNIT = 1e6  # periods are nanoseconds of CPU (cpu-clock) or cycles; shown as ms when cpu-clock
+
+
+def compare(photos, name_a, file_a, name_b, file_b):
+    """Two profiles of runs over the same photos, stage by stage: ms a photo in each and the difference."""
+    with open(file_a) as f:
+        a = tally(f)[0]
+    with open(file_b) as f:
+        b = tally(f)[0]
+    if not sum(a.values()) or not sum(b.values()):
+        sys.exit("perf-stages: a profile has no samples")
+    print(f"  {'stage':<46} {name_a:>10} {name_b:>10} {'difference':>11}")
+    for stage in sorted(set(a) | set(b), key=lambda k: -(a[k] - b[k])):
+        print(f"  {stage:<46} {a[stage] / UNIT / photos:10.3f} {b[stage] / UNIT / photos:10.3f} "
+              f"{(a[stage] - b[stage]) / UNIT / photos:+11.3f}")
+    ta, tb = sum(a.values()), sum(b.values())
+    print(f"  {'all':<46} {ta / UNIT / photos:10.3f} {tb / UNIT / photos:10.3f} {(ta - tb) / UNIT / photos:+11.3f}")
+    print("  (CPU-ms a photo under perf, by stage; sorted by the difference)")
+
+
+def main():
+    if len(sys.argv) == 7 and sys.argv[1] == "--compare":
+        compare(int(sys.argv[2]), *sys.argv[3:7])
+        return
+    photos = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    by_stage, kernel, runtime, threads, total = tally(sys.stdin)
     if not total:
         sys.exit("perf-stages: no samples")
-    unit = 1e6  # periods are nanoseconds of CPU (cpu-clock) or cycles; shown as ms when cpu-clock
+    unit = UNIT
     print(f"  {'stage':<46} {'ms/photo':>9} {'share':>7} {'kernel':>7} {'runtime':>8}")
     for stage, p in by_stage.most_common():
         print(f"  {stage:<46} {p / unit / photos:9.3f} {100 * p / total:6.1f}% {100 * kernel[stage] / p:6.0f}% "
