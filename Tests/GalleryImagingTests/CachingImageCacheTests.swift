@@ -66,7 +66,7 @@ struct CachingImageCacheTests {
         #expect(b.costLimit == 2 << 20 && b.countLimit == 3)
         #expect(ImageCache.shared.costLimit == 256 << 20 && ImageCache.shared.entryCostLimit == 64 << 20)
         // Works through the protocol seam the pipeline uses.
-        var seam: any ImageCaching = a
+        let seam: any ImageCaching = a
         seam[key] = nil
         #expect(a[key] == nil)
     }

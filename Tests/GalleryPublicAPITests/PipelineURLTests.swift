@@ -1,6 +1,7 @@
 import Foundation
 import GalleryKit
 import GalleryTestSupport
+import GallerySync
 import Testing
 
 /// URLs through the pipeline against real servers on 127.0.0.1: one download for repeated
@@ -86,6 +87,37 @@ import Testing
         #expect(bitmap.width == 32)
         #expect(ImagePipeline.shared.statistics.downloads == before + 1)
         #expect(ImagePipeline.shared.cache === ImageCache.shared)
+        var configuration = ImagePipeline.Configuration()
+        configuration.cache = .shared  // as programs wrote it before the seam took `any ImageCaching`
+        #expect(configuration.cache === ImageCache.shared)
         #expect(ImagePipeline.shared.cachedImage(for: ImageRequest(url: url, size: .longestEdge(32))) == bitmap)
     }
+
+    /// A cache of the caller's own policy takes the pipeline's place: one that keeps nothing is asked and told
+    /// every bitmap, and the pipeline decodes each time (its original is kept, so it downloads once).
+    @Test func aCacheOfTheCallersOwnIsTheOneAsked() async throws {
+        let server = try APIKit.server(serving: try Corpus.bytes(APIKit.uprightPhoto), at: "/own-cache.jpg")
+        let url = server.url("/own-cache.jpg")
+        let store = try TempDirectory(prefix: "own-cache")
+        let forgetful = ForgetfulCache()
+        let pipeline = APIKit.pipeline(store: store.path) { $0.cache = forgetful }
+        #expect(pipeline.cache === forgetful)
+        _ = try await pipeline.image(url: url, size: .longestEdge(48))
+        _ = try await pipeline.image(url: url, size: .longestEdge(48))
+        // Asked once: the first request has no validator to look up with yet (the URL was never downloaded).
+        let (asked, told) = (forgetful.asked.withLock { $0 }, forgetful.told.withLock { $0 })
+        #expect(asked == 1 && told == 2, "asked \(asked), told \(told)")
+        #expect(pipeline.statistics.decodes == 2 && pipeline.statistics.cacheHits == 0)
+    }
+}
+
+/// An ``ImageCaching`` that remembers nothing and counts what it is asked and told.
+final class ForgetfulCache: ImageCaching {
+    let asked = Locked(0)
+    let told = Locked(0)
+    subscript(key: ImageCacheKey) -> Bitmap? {
+        get { asked.withLock { $0 += 1 }; return nil }
+        set { if newValue != nil { told.withLock { $0 += 1 } } }
+    }
+    func removeAll() {}
 }

@@ -15,7 +15,7 @@ struct ThumbnailWork: Sendable {
     /// The hash from the journal when the original was already recorded; computed otherwise.
     var knownSHA256: String?
     var thumbnailer: Thumbnailer
-    var cache: ImageCache
+    var cache: any ImageCaching
     /// Keep the EXIF GPS position (`--show-location`); dropped otherwise.
     var keepLocation = false
     /// The thumbnail size the photo's pHash and ThumbHash are taken from (the job's largest, whether
@@ -84,7 +84,7 @@ struct ThumbnailWork: Sendable {
                     try decodeEdge(bytes, path: path, largest: wanted.max() ?? size)
                 }
                 bitmap = rendition(image, longestEdge: size)
-                cache.put(bitmap, forKey: key)
+                cache[key] = bitmap
             }
             if size == fingerprintSize { fingerprintBitmap = bitmap }
             if sizes.contains(size) { made.append(try writer.write(bitmap, size: size, source: path)) }

@@ -21,7 +21,7 @@ extension ImagePipeline {
         public var cacheCountLimit = 1000
         /// A cache to use instead of a new one, e.g. `ImageCache.shared` to share decoded bitmaps
         /// with other code of the process.
-        public var cache: ImageCache?
+        public var cache: (any ImageCaching)?
         /// A folder where downloaded originals are kept (created when missing). A later request,
         /// or another pipeline on the same folder, decodes from there without downloading. Nil
         /// (the default) keeps nothing on disk.

@@ -27,7 +27,7 @@ public final class ImagePipeline: Sendable {
     /// The process-wide pipeline: default configuration, sharing `ImageCache.shared`.
     public static let shared: ImagePipeline = {
         var configuration = Configuration()
-        configuration.cache = .shared
+        configuration.cache = ImageCache.shared
         return ImagePipeline(configuration: configuration)
     }()
 
@@ -36,7 +36,7 @@ public final class ImagePipeline: Sendable {
     /// The transfer engine that fetches originals; usable directly for other requests.
     public let engine: TransferEngine
     /// The decoded-image cache.
-    public let cache: ImageCache
+    public let cache: any ImageCaching
 
     let pool: WorkerPool
     let store: OriginalStore?

@@ -15,7 +15,7 @@ public final class GalleryRun: Sendable {
     /// The batch runner the photos run through: its pool, its stop.
     let runner: BatchRunner
     var pool: WorkerPool { runner.pool }
-    let cache: ImageCache
+    let cache: any ImageCaching
     let observers: [any GalleryObserver]
     let permits: AsyncPermits
     let summary = Locked(GalleryRunSummary())
@@ -41,7 +41,7 @@ public final class GalleryRun: Sendable {
     ///   - cache: decoded thumbnails, keyed by content hash and size. The default is a small cache
     ///     of this run's own, so memory does not grow with the number of photos.
     ///   - store: where each finished file goes; the default, a ``LocalFolderStore``, is the folder itself.
-    public init(job: GalleryJob, engine: TransferEngine, cache: ImageCache = ImageCache(costLimit: 32 << 20),
+    public init(job: GalleryJob, engine: TransferEngine, cache: any ImageCaching = ImageCache(costLimit: 32 << 20),
                 observers: [any GalleryObserver] = [], store: (any GalleryStore)? = nil) {
         self.job = job
         self.store = store ?? LocalFolderStore(folder: job.folder)
