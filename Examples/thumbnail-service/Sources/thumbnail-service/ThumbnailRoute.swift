@@ -15,7 +15,7 @@ struct ThumbnailRoute: Sendable {
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        guard let url = query.get("url").map(String.init), !url.isEmpty else {
+        guard let url = query.get("url").map({ String($0) }), !url.isEmpty else {
             return Self.text(.badRequest, "missing url parameter: /thumb?url=https://...&size=256")
         }
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
