@@ -43,7 +43,6 @@ public final class TestDNSServer: Sendable {
     private struct State {
         var scripts: [String: Behaviour] = [:]
         var questions: [String: Int] = [:]
-        var sourcePorts: [UInt16] = []
         var dropped = 0
         var tcpQuestions = 0
         var answered = 0
@@ -137,9 +136,6 @@ public final class TestDNSServer: Sendable {
     }
 
     /// Every question received, all names and types.
-    /// The UDP source port of every question received, in order.
-    public var sourcePorts: [UInt16] { state.withLock { $0.sourcePorts } }
-
     public var totalQuestions: Int { state.withLock { $0.questions.values.reduce(0, +) } }
     /// Questions received over TCP.
     public var tcpQuestions: Int { state.withLock { $0.tcpQuestions } }
@@ -170,7 +166,6 @@ public final class TestDNSServer: Sendable {
             let now = Date().timeIntervalSinceReferenceDate
             let (behaviour, seen, drop): (Behaviour?, Int, Bool) = state.withLock { s in
                 s.questions[key, default: 0] += 1
-                s.sourcePorts.append(UInt16(bigEndian: from.sin_port))
                 if let limit = s.answersPerSecond {
                     if now - s.window.start >= 1 { s.window = (now, 0) }
                     if s.window.count >= limit {

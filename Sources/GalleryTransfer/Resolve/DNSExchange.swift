@@ -10,9 +10,9 @@ import Glibc
 /// ``QueryRate``, each tried up to `tryTimeouts.count` times (the n-th try to the n-th server, round robin)
 /// before it ends `.timedOut`. An answer to any earlier try of a question is accepted. An answer counts only
 /// when it comes from one of the servers, with the question's 16-bit random id, name and type (RFC 5452);
-/// a truncated one is asked again over TCP (RFC 7766). Each try goes out on a UDP socket of its own, from a
-/// random source port (``DNSSockets``), and its answer must come back on that socket; a question's sockets
-/// are closed when it ends.
+/// a truncated one is asked again over TCP (RFC 7766). One UDP socket per address family, so the source
+/// port is fixed for the exchange's life: fine for a resolver on this machine or a trusted network, weaker
+/// against off-path spoofing than a port per question.
 final class DNSExchange: Sendable {
     enum Answer: Sendable {
         case message(DNSMessage)
@@ -57,8 +57,6 @@ final class ExchangeState: @unchecked Sendable {
     private struct Pending {
         var question: Question
         var ids: [UInt16]
-        /// The socket of each try so far (an answer to an earlier try still counts).
-        var sockets: [Int32] = []
         var tries: Int
         var sentAt: UInt64 = 0
         var deadline: UInt64
@@ -74,7 +72,6 @@ final class ExchangeState: @unchecked Sendable {
     private var queueHead = 0
     private var retries: [Pending] = []
     private var inFlight: [UInt16: Int] = [:]  // id -> index in `pending`
-    private var bySocket: [Int32: Int] = [:]  // a try's socket -> index in `pending`
     private var pending: [Int: Pending] = [:]
     private var nextKey = 0
     private var rate: QueryRate
@@ -114,34 +111,22 @@ final class ExchangeState: @unchecked Sendable {
             expire(now)
             send(now)
             let timeout = pollTimeout(Self.now())
-            for (bytes, from, fd) in sockets.wait(milliseconds: timeout, on: Array(bySocket.keys), buffer: &buffer) {
-                receive(bytes, from: from, on: fd)
-            }
+            for (bytes, from) in sockets.wait(milliseconds: timeout, buffer: &buffer) { receive(bytes, from: from) }
         }
         // Whoever still waits gets an answer: no continuation is left hanging.
-        for p in pending.values { end(p, .timedOut) }
+        for p in pending.values { p.question.reply.resume(returning: .timedOut) }
         for q in queue[queueHead...] { q.reply.resume(returning: .timedOut) }
-        for p in retries { end(p, .timedOut) }
+        for p in retries { p.question.reply.resume(returning: .timedOut) }
         incoming.withLock { s in for q in s.questions { q.reply.resume(returning: .timedOut) } }
         sockets.close()
-    }
-
-    /// A question's end: its sockets closed and forgotten, its asker answered.
-    private func end(_ p: Pending, _ answer: DNSExchange.Answer) {
-        for fd in p.sockets {
-            bySocket[fd] = nil
-            Syscall.closeQuietly(fd)
-        }
-        p.question.reply.resume(returning: answer)
     }
 
     private func expire(_ now: UInt64) {
         for (key, p) in pending where p.deadline <= now {
             pending[key] = nil
             for id in p.ids { inFlight[id] = nil }
-            for fd in p.sockets { bySocket[fd] = nil }
             rate.lost(now, sentAt: p.sentAt)
-            if p.tries < limits.tryTimeouts.count { retries.append(p) } else { end(p, .timedOut) }
+            if p.tries < limits.tryTimeouts.count { retries.append(p) } else { p.question.reply.resume(returning: .timedOut) }
         }
         counters.withLock { $0.decreases = rate.decreases }
     }
@@ -159,15 +144,9 @@ final class ExchangeState: @unchecked Sendable {
                     queueHead = 0
                 }
             }
-            let server = servers[p.tries % servers.count]
-            guard let fd = DNSSockets.open(ipv4: server.address.isIPv4) else {
-                // No socket (the process is out of descriptors): this question ends now, as unanswered.
-                end(p, .timedOut)
-                continue
-            }
-            p.sockets.append(fd)
             var id = UInt16.random(in: 0...UInt16.max, using: &random)
             while inFlight[id] != nil { id &+= 1 }
+            let server = servers[p.tries % servers.count]
             p.tries += 1
             p.ids.append(id)
             // ±25% jitter: retries of questions a rate-limited resolver dropped at the end of its one-second
@@ -179,10 +158,9 @@ final class ExchangeState: @unchecked Sendable {
             nextKey += 1
             // A question that stays pending over retries keeps all its ids, so a late answer still counts.
             for old in p.ids { inFlight[old] = key }
-            for socket in p.sockets { bySocket[socket] = key }
             pending[key] = p
             let query = DNSMessage(id: id, questionName: p.question.name, questionType: p.question.type.rawValue)
-            sockets.send(query.encoded(), to: server, on: fd)
+            sockets.send(query.encoded(), to: server)
             counters.withLock { $0.sent += 1 }
         }
     }
@@ -197,19 +175,14 @@ final class ExchangeState: @unchecked Sendable {
         return Int32(min(1000, max(0, (next > now ? next - now : 0) / 1_000_000 + 1)))
     }
 
-    private func receive(_ bytes: [UInt8], from: DNSServer?, on fd: Int32) {
-        // The answer must come on a socket this question asked from, with one of its ids.
+    private func receive(_ bytes: [UInt8], from: DNSServer?) {
         guard let message = DNSMessage(decoding: bytes), message.isResponse, let key = inFlight[message.id],
-              bySocket[fd] == key, let p = pending[key] else { return }
+              let p = pending[key] else { return }
         // The server asked for one of this question's tries, and the question itself, or it is not our answer.
         guard let from, servers.contains(from), message.questionName == p.question.name.lowercased(),
               message.questionType == p.question.type.rawValue else { return }
         pending[key] = nil
         for id in p.ids { inFlight[id] = nil }
-        for socket in p.sockets {
-            bySocket[socket] = nil
-            Syscall.closeQuietly(socket)
-        }
         rate.answered(Self.now())
         if message.truncated {
             counters.withLock { $0.sent += 1 }

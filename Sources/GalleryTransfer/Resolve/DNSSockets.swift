@@ -4,23 +4,23 @@ import GallerySystem
 import Glibc
 #endif
 
-/// The exchange's sockets: a UDP socket of its own for each try of a question (the kernel gives each a random
-/// ephemeral source port at its first send, so an off-path spoofer must guess the port as well as the 16-bit
-/// id, RFC 5452 §9.2), and a datagram socket pair whose one end wakes the loop's poll(2) when a question is
-/// submitted.
+/// The exchange's sockets: one non-blocking UDP socket per address family in use, and a datagram socket
+/// pair whose one end wakes the loop's poll(2) when a question is submitted.
 struct DNSSockets: Sendable {
+    private let v4: Int32?
+    private let v6: Int32?
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    /// `families`: true for IPv4, false for IPv6; a socket of each is opened once here, so a machine that
-    /// cannot open one fails at setup rather than on every question.
+    /// `families`: true for IPv4, false for IPv6.
     init(families: Set<Bool>) throws(DNSSetupError) {
-        for family in families {
-            guard let fd = Self.open(ipv4: family) else {
-                throw DNSSetupError("cannot open a UDP socket for DNS: \(String(cString: strerror(errno)))")
-            }
-            Syscall.closeQuietly(fd)
+        func open(_ family: Int32) throws(DNSSetupError) -> Int32 {
+            let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { throw DNSSetupError("cannot open a UDP socket for DNS: \(String(cString: strerror(errno)))") }
+            return fd
         }
+        v4 = families.contains(true) ? try open(AF_INET) : nil
+        v6 = families.contains(false) ? try open(AF_INET6) : nil
         var pair: [Int32] = [-1, -1]
         let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
@@ -30,34 +30,28 @@ struct DNSSockets: Sendable {
         wakeWrite = pair[1]
     }
 
-    /// A new non-blocking UDP socket for one try; nil when none can be opened (errno says why).
-    static func open(ipv4: Bool) -> Int32? {
-        let fd = socket(ipv4 ? AF_INET : AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        return fd >= 0 ? fd : nil
-    }
-
     func wake() {
         var byte: UInt8 = 1
         _ = Glibc.send(wakeWrite, &byte, 1, Int32(MSG_DONTWAIT))  // a full pair already wakes the loop
     }
 
     func close() {
-        for fd in [wakeRead, wakeWrite] { Syscall.closeQuietly(fd) }
+        for fd in [v4, v6, wakeRead, wakeWrite].compactMap({ $0 }) { Syscall.closeQuietly(fd) }
     }
 
-    func send(_ bytes: [UInt8], to server: DNSServer, on fd: Int32) {
+    func send(_ bytes: [UInt8], to server: DNSServer) {
+        guard let fd = server.address.isIPv4 ? v4 : v6 else { return }
         _ = server.withSocketAddress { address, length in
             bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), address, length) }
         }
     }
 
-    /// Waits up to `milliseconds` for datagrams on `sockets` and returns every one that arrived, with its
-    /// sender and the socket it came on.
-    func wait(milliseconds: Int32, on sockets: [Int32], buffer: inout [UInt8]) -> [([UInt8], DNSServer?, Int32)] {
+    /// Waits up to `milliseconds` for datagrams and returns every one that arrived, with its sender.
+    func wait(milliseconds: Int32, buffer: inout [UInt8]) -> [([UInt8], DNSServer?)] {
         var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        for fd in sockets { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        for fd in [v4, v6].compactMap({ $0 }) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         guard poll(&fds, nfds_t(fds.count), milliseconds) > 0 else { return [] }
-        var received: [([UInt8], DNSServer?, Int32)] = []
+        var received: [([UInt8], DNSServer?)] = []
         if fds[0].revents != 0 {
             while buffer.withUnsafeMutableBytes({ recv(wakeRead, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
         }
@@ -76,7 +70,7 @@ struct DNSSockets: Sendable {
                 let from = withUnsafePointer(to: &storage) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { DNSServer(socketAddress: $0, length: Int(length)) }
                 }
-                received.append((Array(buffer[0..<n]), from, entry.fd))
+                received.append((Array(buffer[0..<n]), from))
             }
         }
         return received
