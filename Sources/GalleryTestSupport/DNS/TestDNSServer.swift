@@ -38,6 +38,8 @@ public final class TestDNSServer: Sendable {
         case silentFirst(Int, then: Behaviour)
         /// Over UDP, an answer with the TC bit and no records; over TCP (on the same port), `then`.
         case truncatedOverUDP(then: Behaviour)
+        /// A questions (and any type but AAAA) as `a`, AAAA questions as `aaaa`.
+        case byType(a: Behaviour, aaaa: Behaviour)
     }
 
     private struct State {
@@ -218,6 +220,8 @@ public final class TestDNSServer: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                 answer(query, then, seen: seen, fd: fd, to: to, state: state)
             }
+        case .byType(let a, let aaaa):
+            answer(query, query.type == 28 ? aaaa : a, seen: seen, fd: fd, to: to, state: state)
         default:
             let scripts = state.withLock { $0.scripts }
             send(TestDNSWire.response(to: query, behaviour, scripts: scripts), fd: fd, to: to)

@@ -66,7 +66,7 @@ enum TestDNSWire {
             case .serverFailure: rcode = 2; break loop
             case .refused: rcode = 5; break loop
             case .truncatedOverUDP: truncated = true; break loop
-            case .silent, .silentFirst, .delayed: rcode = 2; break loop  // only at the top level
+            case .silent, .silentFirst, .delayed, .byType: rcode = 2; break loop  // only at the top level
             }
         }
         var out: [UInt8] = []

@@ -42,18 +42,39 @@ final class DNSAnswers: Sendable {
         return await flight!.value
     }
 
+    /// How long IPv4 addresses wait for the AAAA answer once they have come (RFC 8305 §3's resolution delay).
+    static let resolutionDelay: Duration = .milliseconds(50)
+
     /// `host`'s addresses as both resolvers answer: the name lower-cased without its final dot and checked,
-    /// then A and AAAA asked at once through `outcome` and combined.
+    /// then A and AAAA asked at once through `outcome` and combined. When A brings addresses first, AAAA gets
+    /// ``resolutionDelay`` more and the host goes on with IPv4 alone if it is still unanswered (its answer is
+    /// cached for later URLs when it comes): a resolver or authority slow on AAAA does not hold the download
+    /// for AAAA's tries. An AAAA answer that comes first waits for A, so a host whose IPv6 does not work
+    /// still has its IPv4 to fall back on.
     static func resolve(_ host: String, resolver: String,
                         outcome: @escaping @Sendable (String, DNSMessage.RecordType) async -> DNSOutcome) async -> Result<ResolvedHost, ResolveFailure> {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         guard DNSMessage.isValidName(name) else { return .failure(ResolveFailure(.invalidName, host: host, resolver: resolver)) }
         let checked = name
-        async let v4 = outcome(checked, .a)
-        async let v6 = outcome(checked, .aaaa)
-        let (a, aaaa) = await (v4, v6)
+        let v6 = Task { await outcome(checked, .aaaa) }
+        let a = await outcome(checked, .a)
+        guard case .addresses(let ipv4) = a else { return combine(a, await v6.value, host: host, resolver: resolver) }
+        guard let aaaa = await first(v6, orNilAfter: resolutionDelay) else { return .success(ResolvedHost(ipv4: ipv4, ipv6: [])) }
         return combine(a, aaaa, host: host, resolver: resolver)
+    }
+
+    /// `task`'s value if it comes within `delay`, else nil (the task goes on).
+    static func first(_ task: Task<DNSOutcome, Never>, orNilAfter delay: Duration) async -> DNSOutcome? {
+        await withHandOffContinuation { (continuation: HandOffContinuation<DNSOutcome?, Never>) in
+            let answered = Locked(false)
+            let finish: @Sendable (DNSOutcome?) -> Void = { value in
+                guard answered.withLock({ was in defer { was = true }; return !was }) else { return }
+                continuation.resume(returning: value)
+            }
+            Task { finish(await task.value) }
+            Task { try? await Task.sleep(for: delay); finish(nil) }
+        }
     }
 
     /// A name's result from its A and AAAA outcomes: the addresses of either, else the failure that says
