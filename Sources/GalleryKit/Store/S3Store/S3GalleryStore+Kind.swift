@@ -42,17 +42,17 @@ extension S3GalleryStore: GalleryStoreKind {
         }
     }
 
-    /// A dataset's shards under `location` (see ``S3DatasetSink``), spooled in the work folder.
+    /// A dataset's shards under `location` (see ``ObjectStoreSink``), spooled in the work folder.
     public static func openDatasetSink(_ location: String, options: GalleryStoreOptions,
                                        engine: TransferEngine?) throws(GalleryStoreError) -> any DatasetStoreSink {
         let (parsed, client, owned, folder) = try connect(location, options: options, engine: engine)
-        do throws(GalleryError) {
-            return try S3DatasetSink(client: client, location: parsed, workFolder: folder, uploads: options.uploads,
-                                     ownedEngine: owned)
-        } catch {
+        let spool = folder + "/dataset-spool"
+        do throws(GalleryError) { try POSIX.makeDirectories(spool) } catch {
             owned?.shutdown()
             throw .settings("cannot use the work folder \(folder): \(error)")
         }
+        let store = S3ObjectStore(client: client, location: parsed, spoolFolder: spool, uploads: options.uploads)
+        return ObjectStoreSink(store: store, scratchFolder: spool + "/rows", ownedEngine: owned)
     }
 
     /// What a gallery store and a dataset sink at `location` both need: the parsed location, a client with
