@@ -1,6 +1,6 @@
 import Foundation
 
-extension S3GalleryStore {
+extension ObjectGalleryStore {
     /// The plan's URL in the store: `s3://BUCKET/PREFIX/plan.jsonl`.
     public var planLocation: String { objects.location(of: PlanFile.name) }
 

@@ -1,20 +1,22 @@
 import Foundation
 import GallerySync
 
-/// The gallery in an S3 bucket (or any S3-compatible store) under a prefix.
+/// The gallery in an object store (``ObjectStore``: for `s3://BUCKET/PREFIX` an ``S3ObjectStore``, opened
+/// by ``S3StoreKind``), made in a local work folder.
 ///
-/// The run makes each file in a local work folder as for a folder gallery; ``publish(_:)`` queues its
-/// upload, and up to ``inFlight`` uploads run at once through the bucket's ``ObjectStore`` (``objects``),
-/// each object whole (one PUT, or a multipart upload for a large original). Originals and thumbnails are uploaded with
-/// `If-None-Match: *` (another shard's copy is never replaced) and, once stored, their local copies
-/// are deleted: the work folder keeps the journal, the pages and the downloads in progress, not the photos.
+/// The run makes each file in the work folder as for a folder gallery; ``publish(_:)`` queues its
+/// upload, and up to ``inFlight`` uploads run at once through ``objects``, each object whole (for S3 one
+/// PUT, or a multipart upload for a large original, at most `--s3-uploads` bodies in flight: the store's
+/// throttle). Originals and thumbnails are put `ifAbsent` (another shard's copy is never replaced) and,
+/// once stored, their local copies are deleted: the work folder keeps the journal, the pages and the
+/// downloads in progress, not the photos.
 ///
-/// What the bucket holds is known without listing it: every upload that succeeds is appended to
+/// What the store holds is known without listing it: every upload that succeeds is appended to
 /// `published.tsv` in the work folder, uploaded with the journal (see ``checkpoint(journal:)``).
 /// The journal is uploaded only after every file it records is stored, so a run on a fresh work folder
 /// that fetches both (``prepare()``) trusts what they say. A merge keeps the list of the keys it
 /// wrote in the store likewise (``MergeKeyList``), so the next merge deletes what went stale.
-public final class S3GalleryStore: GalleryStore {
+public final class ObjectGalleryStore: GalleryStore {
     public let folder: String
     /// The bucket's objects under the gallery's prefix: every byte the store sends or fetches goes through it.
     public let objects: any ObjectStore
@@ -23,15 +25,6 @@ public final class S3GalleryStore: GalleryStore {
     /// How often the journal goes to the store while the run goes on (nil: only at the end).
     public let checkpointInterval: Duration?
     public var location: String { objects.location }
-
-    /// The work folder of `location` when none is given: `$XDG_CACHE_HOME/fetch-gallery/BUCKET/HASH`
-    /// (`~/.cache` without it), HASH naming the prefix, so each gallery has its own and a re-run finds it.
-    public static func defaultWorkFolder(for location: S3Location,
-                                         environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return cache + "/fetch-gallery/" + location.bucket + "/" + String(SHA256.hex(Array(location.prefix.utf8)).prefix(16))
-    }
 
     /// Where the list of stored files is kept in the work folder (each line: size, tab, path).
     public static let publishedPath = ".fetch-gallery/store/published.tsv"
@@ -59,7 +52,7 @@ public final class S3GalleryStore: GalleryStore {
     }
     private let state = Locked(State())
     private enum Job: Sendable { case put(String, UInt64), delete(String, UInt64) }
-    private struct WeakStore { weak var store: S3GalleryStore? }
+    private struct WeakStore { weak var store: ObjectGalleryStore? }
     private let jobs: AsyncStream<Job>.Continuation
     private let uploader: Task<Void, Never>
     let log: Locked<Int32>
@@ -69,8 +62,8 @@ public final class S3GalleryStore: GalleryStore {
     /// The engine the store made for itself (``GalleryStores`` with no engine given), shut down by ``close()``.
     private let ownedEngine: TransferEngine?
 
-    /// A store for `location`, working in the local folder `workFolder` (created when missing);
-    /// ``close()`` shuts `ownedEngine` down.
+    /// A store for the bucket `location` on `client`, working in the local folder `workFolder` (created
+    /// when missing); ``close()`` shuts `ownedEngine` down.
     public convenience init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
                             checkpointInterval: Duration? = .seconds(180), ownedEngine: TransferEngine? = nil) throws(GalleryError) {
         let objects = S3ObjectStore(client: client, location: location, spoolFolder: workFolder + "/.fetch-gallery/store/spool",
@@ -272,3 +265,6 @@ public final class S3GalleryStore: GalleryStore {
         return found.count
     }
 }
+
+/// The gallery store of `s3://` locations, by its earlier name.
+public typealias S3GalleryStore = ObjectGalleryStore

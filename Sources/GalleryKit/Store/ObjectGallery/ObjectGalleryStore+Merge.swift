@@ -1,6 +1,6 @@
 import Foundation
 
-extension S3GalleryStore {
+extension ObjectGalleryStore {
     /// Prepares a merge into the store: checks the bucket answers (a listing of at most one key under
     /// `shards/`), fetches what `merge` reads into the work folder, every shard's
     /// part and summary (the keys under `shards/` only, never a listing of the whole bucket), and the

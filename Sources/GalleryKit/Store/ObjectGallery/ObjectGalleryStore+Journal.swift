@@ -1,6 +1,6 @@
 import Foundation
 
-extension S3GalleryStore {
+extension ObjectGalleryStore {
     // MARK: the run's bookkeeping
 
     /// Checks the bucket answers to the keys (before any photo is downloaded), fetches the journal
