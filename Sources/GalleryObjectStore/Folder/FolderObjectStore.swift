@@ -1,9 +1,10 @@
+import Foundation
 import GallerySystem
 import Glibc
 
 /// Objects as files under a local (or shared POSIX) folder: the key `a/b.tar` is the file `ROOT/a/b.tar`.
 ///
-/// Every object is written to a visible temporary beside its file (`KEY.upload`) and given its name by
+/// Every object is written to a visible temporary beside its file (`KEY.~PID-N.upload`) and given its name by
 /// `rename(2)` once whole, so a reader sees no object or the whole one. A run killed while it wrote leaves
 /// the temporary: ``unfinishedUploads(prefix:)`` finds it and ``abort(_:)`` removes it, as S3 keeps and
 /// drops the parts of an unfinished multipart upload. Listings leave temporaries out.
@@ -122,7 +123,8 @@ public struct FolderObjectStore: ObjectStore {
             for name in names {
                 let path = folder.isEmpty ? name : folder + "/" + name
                 if name.hasSuffix(Self.uploadSuffix) {
-                    let key = String(path.dropLast(Self.uploadSuffix.count))
+                    let base = path.dropLast(Self.uploadSuffix.count)
+                    let key = String(base.range(of: ".~", options: .backwards).map { base[..<$0.lowerBound] } ?? base)
                     if key.hasPrefix(prefix) { found.append(UnfinishedUpload(key: key, id: path)) }
                 } else if let info = Syscall.status(root + "/" + path), (info.st_mode & S_IFMT) == S_IFDIR {
                     pending.append(path)
@@ -133,7 +135,7 @@ public struct FolderObjectStore: ObjectStore {
     }
 
     public func abort(_ upload: UnfinishedUpload) async throws(ObjectStoreError) {
-        guard upload.id == upload.key + Self.uploadSuffix else {
+        guard upload.id.hasPrefix(upload.key + ".~"), upload.id.hasSuffix(Self.uploadSuffix) else {
             throw .invalidKey(upload.id, location: location(of: upload.key))
         }
         try await delete(upload.id)

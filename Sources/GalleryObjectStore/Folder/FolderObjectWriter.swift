@@ -2,8 +2,9 @@ import GallerySync
 import GallerySystem
 import Glibc
 
-/// A stream to one file of a ``FolderObjectStore``: written to `KEY.upload` beside it, named by
-/// `rename(2)` once complete.
+/// A stream to one file of a ``FolderObjectStore``: written to `KEY.~PID-N.upload` beside it (a name of
+/// its own, so aborting an earlier run's leftover for the key never touches it), named by `rename(2)`
+/// once complete.
 final class FolderObjectWriter: ObjectWriter, @unchecked Sendable {
     // The writing side (write, close) belongs to the one writer that owns the stream (see ObjectWriter);
     // complete and discard come after close, or instead of it.
@@ -17,13 +18,14 @@ final class FolderObjectWriter: ObjectWriter, @unchecked Sendable {
     private var written: Int64 = 0
     private let settled = Locked(false)
     private static let bufferLimit = 256 << 10
+    private static let counter = Locked<UInt64>(0)
 
     init(store: FolderObjectStore, key: String, target: String, ifAbsent: Bool) throws(ObjectStoreError) {
         self.store = store
         self.key = key
         self.target = target
         self.ifAbsent = ifAbsent
-        temporary = target + FolderObjectStore.uploadSuffix
+        temporary = target + ".~\(getpid())-\(Self.counter.withLock { n in defer { n += 1 }; return n })" + FolderObjectStore.uploadSuffix
         let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
         do {
             do { fd = try Syscall.open(temporary, flags) } catch where error.errno == ENOENT {
