@@ -2,7 +2,7 @@
 import PackageDescription
 
 // One folder per stage, C only in the shim targets (CCurl, CUnbound, CCodecs, CColor, ...).
-// GalleryImaging (codecs, scaler, cache) and GalleryTransfer (libcurl engine) stand alone;
+// GalleryImaging (codecs, scaler, cache), GalleryTransfer (libcurl engine) and GalleryObjectStore stand alone;
 // GalleryKit joins them into the pipeline and the gallery writer; fetch-gallery is a thin CLI.
 // Debug builds leave Swift unoptimised, which makes the imaging loops (the resampler, the demo
 // catalogue's renderer) some 40 times slower than in a release build: on a clean machine the demo
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryTransfer", targets: ["GalleryTransfer"]),
         .library(name: "DatasetFormats", targets: ["DatasetFormats"]),
+        .library(name: "GalleryObjectStore", targets: ["GalleryObjectStore"]),
         .library(name: "GalleryServe", targets: ["GalleryServe"]),
         .executable(name: "fetch-gallery", targets: ["fetch-gallery"]),
     ],
@@ -69,8 +70,11 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib's gzFile stream, for `dataset --input-format csv.gz` and the other .gz URL lists.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "CCrypto", "GallerySync", "CZlib",
-                                                   "DatasetFormats", "GallerySystem"]),
+        // The byte-level object store: one protocol (put a file or a stream, get, list, delete, abort unfinished
+        // uploads), a folder and S3 (its client moves with it); under the gallery store and the dataset sink.
+        .target(name: "GalleryObjectStore", dependencies: ["GalleryTransfer", "CCrypto", "GallerySync", "GallerySystem"]),
+        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "GalleryObjectStore", "CCrypto", "GallerySync",
+                                                   "CZlib", "DatasetFormats", "GallerySystem"]),
         // Debian's libsnappy and libzstd, for Parquet pages.
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -119,7 +123,7 @@ let package = Package(
         // Scripts/bench-web-cache: the resolver cache's memory from 10,000 to 1,000,000 names.
         .executableTarget(name: "bench-resolver", dependencies: ["GalleryTransfer", "GallerySystem"]),
         // Test-only helpers: the fault server, the nginx harness, corpus paths.
-        .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging", "GallerySync"]),
+        .target(name: "GalleryTestSupport", dependencies: ["GalleryImaging", "GalleryObjectStore", "GallerySync"]),
         // Swift Testing traits over GalleryTestSupport's harnesses (kept apart: bench-cache links GalleryTestSupport).
         .target(name: "GalleryTestTraits", dependencies: ["GalleryTestSupport"]),
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
@@ -133,6 +137,9 @@ let package = Package(
         // The service's URL parser and signer, and the service over a real socket (libcurl as the client).
         .testTarget(name: "GalleryServeTests", dependencies: ["GalleryServe", "GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "GallerySyncTests", dependencies: ["GallerySync"]),
+        // The object store's client and its conformance suite, run against a folder and a real S3-compatible store.
+        .testTarget(name: "GalleryObjectStoreTests", dependencies: ["GalleryObjectStore", "GalleryTestSupport", "GalleryTestTraits",
+                                                                   "GallerySync", "GalleryTransfer"]),
         .testTarget(name: "GallerySystemTests", dependencies: ["GallerySystem"]),
         // The dataset writers' output read back by webdataset, pyarrow, fastparquet, duckdb, datasets, tfrecord.
         .testTarget(name: "DatasetFormatsTests", dependencies: ["DatasetFormats"], exclude: ["Readers", "Fixtures"]),

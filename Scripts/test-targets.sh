@@ -6,7 +6,7 @@
 # suites they count those suites' sockets too. So does the run-interruption suite, whose stops are
 # timed: beside it, GalleryKitTests starts the RADOS Gateway and makes ImageMagick copies, both CPUs
 # for 10-30 s, and its runs missed their 15 s wait for the first photos.
-test_targets=(TestRunnerTests GallerySyncTests GallerySystemTests DatasetFormatsTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryServeTests GalleryTransferTests CLITests BrowserTests GalleryPublicAPITests)
+test_targets=(TestRunnerTests GallerySyncTests GallerySystemTests DatasetFormatsTests GalleryImagingTests GalleryKitTests GalleryDemoTests GalleryServeTests GalleryTransferTests GalleryObjectStoreTests CLITests BrowserTests GalleryPublicAPITests)
 # Each in a process of its own: two alone in one process counted each other's descriptors and threads. The
 # resolver's engine suite times its tries (a dead resolver must fail in seconds): beside the rest of its target
 # its timers waited behind other suites' work on the cooperative threads (10.0 s against 2.5 s, once). The

@@ -6,6 +6,9 @@
 /// lives. ``LocalFolderStore`` keeps it where it is (the folder is the gallery); an object store
 /// uploads it and may drop the local copy. What the run asks about the gallery's files
 /// (``size(of:)``) it asks the store, never the folder, so a resumed run sees what the store holds.
+///
+/// Every requirement is each kind's own: a new kind says what each step of a command's lifecycle does
+/// for it (no default makes it act as a folder).
 public protocol GalleryStore: Sendable {
     /// The local folder the run makes the gallery's files in (the gallery itself for a local store;
     /// a work folder otherwise). Paths handed to the store are relative to it.
@@ -61,26 +64,8 @@ public protocol GalleryStore: Sendable {
 }
 
 extension GalleryStore {
-    public var checkpointInterval: Duration? { nil }
-    public func checkpoint(journal path: String) async throws(GalleryError) {}
-
     /// ``publish(_:)`` for several files, in order.
     public func publish(_ paths: [String]) { for path in paths { publish(path) } }
-
-    // The lifecycle of a folder: the files are made where they belong, so there is nothing to fetch,
-    // check or store.
-    public func prepare(journal path: String) async throws(GalleryStoreError) {}
-    public func check() async throws(GalleryStoreError) {}
-    public var planLocation: String { PlanFile.path(in: folder) }
-    public func publishPlan() async throws(GalleryStoreError) {}
-    public func fetchPlan() async throws(GalleryStoreError) -> String { PlanFile.path(in: folder) }
-    public func fetchParts() async throws(GalleryStoreError) -> Set<String> { [] }
-    public func finishMerge() async throws(GalleryStoreError) -> Int {
-        do throws(GalleryError) { try await flush() } catch { throw .failed(error.description) }
-        return 0
-    }
-    public var activity: String? { nil }
-    public func close() {}
 
     /// The store's plan (see ``fetchPlan()``) as a run's source, its header read; an unreadable or
     /// damaged plan is ``GalleryStoreError/unavailable(_:)``.

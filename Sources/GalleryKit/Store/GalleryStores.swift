@@ -58,7 +58,7 @@ public protocol GalleryStoreKind {
 /// ```
 public enum GalleryStores {
     /// The kinds of store besides a folder.
-    public static var kinds: [any GalleryStoreKind.Type] { [S3GalleryStore.self] }
+    public static var kinds: [any GalleryStoreKind.Type] { [S3StoreKind.self] }
 
     /// The kind `location` names; nil for a folder.
     public static func kind(of location: String) -> (any GalleryStoreKind.Type)? {

@@ -8,10 +8,11 @@ import Testing
     static let commands = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../Sources/fetch-gallery").standardized.path
 
-    /// No type of a kind of store (S3Client, S3Location, S3GalleryStore, LocalFolderStore ...) and no
+    /// No type of a kind of store (S3Client, S3Location, S3StoreKind, ObjectGalleryStore, FolderObjectStore,
+    /// ObjectStoreSink, LocalFolderStore ...) and no
     /// `ExitCode(N)` in Sources/fetch-gallery: a third kind of store needs no change there.
     @Test func theCommandsNameNoKindOfStoreAndNoExitStatus() throws {
-        let kind = try Regex(#"\b(S3[A-Z][A-Za-z]*|LocalFolderStore)\b|ExitCode\("#)
+        let kind = try Regex(#"\b(S3[A-Z][A-Za-z]*|LocalFolderStore|ObjectGalleryStore|[A-Za-z]*ObjectStore|ObjectStoreSink)\b|ExitCode\("#)
         var found: [String] = []
         let files = FileManager.default.enumerator(atPath: Self.commands)?.compactMap { $0 as? String } ?? []
         #expect(files.filter { $0.hasSuffix(".swift") }.count >= 10, "\(Self.commands): \(files)")

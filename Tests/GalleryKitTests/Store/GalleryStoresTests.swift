@@ -23,7 +23,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: work.path + "/gallery"), "opening a folder store makes nothing")
 
         let bucket = try GalleryStores.open("s3://photos/2026/", options: Self.options(work: work.path + "/work"))
-        let s3 = try #require(bucket as? S3GalleryStore)
+        let s3 = try #require(bucket as? ObjectGalleryStore)
         #expect(s3.location == "s3://photos/2026/" && s3.folder == work.path + "/work")
         #expect(s3.planLocation == "s3://photos/2026/plan.jsonl")
         #expect(GalleryStores.isRemote("s3://photos") && !GalleryStores.isRemote("s3-folder/gallery"))

@@ -1,14 +1,6 @@
 import Foundation
+import GallerySystem
 import GalleryTransfer
-
-/// What a conditional upload found.
-public enum S3PutResult: Sendable, Equatable {
-    /// The object was written (or, for an unconditional PUT, overwritten).
-    case created
-    /// `ifNoneMatch` was set and the key already held an object: it was left as it was. (A retried PUT
-    /// whose first attempt did land also reads so: the object is there either way.)
-    case alreadyExisted
-}
 
 extension S3Client {
     /// Publishes `body` whole under `key` in one PUT, with `x-amz-content-sha256` set to its hash.
@@ -53,36 +45,25 @@ extension S3Client {
     }
 
     static func fileSize(_ path: String) throws(S3Error) -> Int64 {
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
-                throw S3Error.file(path: path, reason: "not a regular file")
-            }
-            return (attributes[.size] as? NSNumber)?.int64Value ?? 0
-        } catch let error as S3Error {
-            throw error
-        } catch {
-            throw .file(path: path, reason: (error as NSError).localizedDescription)
-        }
+        guard let info = Syscall.status(path) else { throw .file(path: path, reason: "cannot be opened for reading") }
+        guard Syscall.isRegular(info) else { throw .file(path: path, reason: "not a regular file") }
+        return Int64(info.st_size)
     }
 
     /// `count` bytes of the file from `offset`; a short read (the file shrank) is an error.
     static func read(_ path: String, offset: Int64, count: Int) throws(S3Error) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .file(path: path, reason: "cannot be opened for reading")
+        let fd: Int32
+        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch {
+            throw .file(path: path, reason: "cannot be opened for reading (\(error.message))")
         }
-        defer { try? handle.close() }
-        do {
-            try handle.seek(toOffset: UInt64(offset))
-            let data = try handle.read(upToCount: count) ?? Data()
-            guard data.count == count else {
-                throw S3Error.file(path: path, reason: "\(data.count) bytes where \(count) were expected at offset \(offset) (did the file change?)")
-            }
-            return [UInt8](data)
-        } catch let error as S3Error {
-            throw error
-        } catch {
-            throw .file(path: path, reason: "read at offset \(offset): \(error)")
+        defer { Syscall.closeQuietly(fd) }
+        let bytes: [UInt8]
+        do { bytes = try Syscall.read(fd, count: count, at: offset, path: path) } catch {
+            throw .file(path: path, reason: "read at offset \(offset): \(error.message)")
         }
+        guard bytes.count == count else {
+            throw .file(path: path, reason: "\(bytes.count) bytes where \(count) were expected at offset \(offset) (did the file change?)")
+        }
+        return bytes
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-extension S3GalleryStore {
+extension ObjectGalleryStore {
     /// The plan's URL in the store: `s3://BUCKET/PREFIX/plan.jsonl`.
-    public var planLocation: String { "s3://\(bucketLocation.bucket)/\(bucketLocation.key(PlanFile.name))" }
+    public var planLocation: String { objects.location(of: PlanFile.name) }
 
     /// Where the plan is made, and fetched to, in the work folder.
     public var localPlanPath: String { PlanFile.path(in: folder) }
@@ -12,8 +12,8 @@ extension S3GalleryStore {
     /// An earlier plan under the key is replaced (planning again over the same listing writes the same bytes).
     public func publishPlan() async throws(GalleryStoreError) {
         do {
-            _ = try await client.putFile(key: bucketLocation.key(PlanFile.name), path: localPlanPath,
-                                         contentType: GalleryFileKind.contentType(of: PlanFile.name), cacheControl: "no-cache")
+            _ = try await objects.put(file: localPlanPath, as: PlanFile.name,
+                                      ObjectPutOptions(contentType: GalleryFileKind.contentType(of: PlanFile.name), cacheControl: "no-cache"))
         } catch { throw .failed("\(planLocation): \(error.description) (the plan is in \(localPlanPath))") }
     }
 
@@ -25,7 +25,7 @@ extension S3GalleryStore {
             throw .unavailable(S3Error.file(path: folder, reason: error.description).description)
         }
         let bytes: Int64?
-        do { bytes = try await client.download(key: bucketLocation.key(PlanFile.name), to: localPlanPath) } catch {
+        do { bytes = try await objects.get(PlanFile.name, to: localPlanPath) } catch {
             throw .unavailable(error.description)
         }
         guard bytes != nil else {

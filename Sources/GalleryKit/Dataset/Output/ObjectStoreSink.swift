@@ -2,33 +2,26 @@ import DatasetFormats
 import Foundation
 import GallerySync
 
-/// A dataset's shards in an S3 bucket (or any S3-compatible store) under a prefix.
-///
-/// Each file is spooled to the work folder as it is written and uploaded as it grows: once a file
-/// holds a part's worth of bytes (``S3MultipartPolicy/partSize``) a multipart upload begins and each
-/// further part goes up while the shard goes on, read back from the spool only when its turn comes; a
-/// file smaller than one part goes up in one PUT when it is closed. Memory holds a few parts at most,
-/// whatever a shard's size, and the spool file is deleted once its object is stored.
+/// A dataset's shards in an object store (``ObjectStore``: an S3 bucket under a prefix), each file a
+/// stream of the store (``ObjectStore/writer(for:_:)``: for S3, spooled to the work folder and uploaded
+/// in parts as it grows, so memory holds a few parts at most whatever a shard's size).
 ///
 /// A shard's `NNNNN_stats.json` is uploaded only after every other file of the shard is stored, and
 /// not at all when one of them failed: in the store, as in a folder, a shard with its stats is whole.
 /// What the store holds is listed once, by ``prepare()``; a removal waits for the writes before it.
 ///
-/// A run killed while a file went up in parts leaves its multipart upload unfinished: the store keeps
-/// those parts (and bills for them) until the upload is aborted. ``prepare()`` also lists the unfinished
-/// uploads under the prefix, and the upload of a key this run writes again is aborted when the run
-/// creates that file. Only those: the other processes of a `--shard K/N` run write other shards, and
-/// their uploads under way are left alone.
-public final class S3DatasetSink: DatasetStoreSink, Sendable {
-    public let client: S3Client
-    public let bucketLocation: S3Location
-    /// Where files are spooled while they are written.
-    public let spoolFolder: String
-    /// Beside the shard files' spool, in the work folder.
-    public var scratchFolder: String { spoolFolder + "/rows" }
-    /// In a bucket: nothing is read back from a local folder.
+/// A run killed while a file went up leaves its upload unfinished (S3 keeps the parts, and bills for
+/// them, until the upload is aborted). ``prepare()`` also lists the unfinished uploads under the store's
+/// root, and the upload of a key this run writes again is aborted when the run creates that file. Only
+/// those: the other processes of a `--shard K/N` run write other shards, and their uploads under way are
+/// left alone.
+public final class ObjectStoreSink: DatasetStoreSink, Sendable {
+    /// Where the files go; names are its keys.
+    public let store: any ObjectStore
+    /// A local folder for the run's temporary files (beside the store's spool, in the work folder).
+    public let scratchFolder: String
+    /// In a store: nothing is read back from a local folder.
     public var localFolder: String? { nil }
-    let slots: UploadSlots
     private let ownedEngine: TransferEngine?
 
     struct Pending {
@@ -46,24 +39,20 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
         var failures: [(top: String, text: String)] = []
         var objects = 0
         var bytes: Int64 = 0
-        /// Unfinished multipart uploads found by ``prepare()``, by key, not yet aborted.
-        var unfinished: [String: [S3MultipartUpload]] = [:]
+        /// Unfinished uploads found by ``prepare()``, by key, not yet aborted.
+        var unfinished: [String: [UnfinishedUpload]] = [:]
         var aborted = 0
         var notAborted: [String] = []
     }
     let state = Locked(State())
 
-    public var location: String { bucketLocation.description }
+    public var location: String { store.location }
 
-    /// A sink into `location`, spooling under `workFolder` (made when missing), `uploads` PUTs at once.
-    public init(client: S3Client, location: S3Location, workFolder: String, uploads: Int = 32,
-                ownedEngine: TransferEngine? = nil) throws(GalleryError) {
-        self.client = client
-        self.bucketLocation = location
-        self.spoolFolder = workFolder + "/dataset-spool"
-        self.slots = UploadSlots(limit: max(1, uploads))
+    /// A sink into `store`, its temporary files in `scratchFolder`; ``close()`` shuts `ownedEngine` down.
+    public init(store: any ObjectStore, scratchFolder: String, ownedEngine: TransferEngine? = nil) {
+        self.store = store
+        self.scratchFolder = scratchFolder
         self.ownedEngine = ownedEngine
-        try POSIX.makeDirectories(spoolFolder)
     }
 
     public var activity: String? {
@@ -79,22 +68,19 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
     public func close() { ownedEngine?.shutdown() }
 
     public func prepare() async throws(GalleryStoreError) {
-        let listed: [S3ObjectInfo]
-        let unfinished: [S3MultipartUpload]
+        let listed: [StoredObject]
+        let unfinished: [UnfinishedUpload]
         do {
-            try await client.checkBucket(prefix: bucketLocation.prefix)
-            listed = try await client.list(prefix: bucketLocation.prefix)
-            unfinished = try await client.listMultipartUploads(prefix: bucketLocation.prefix)
+            try await store.check(prefix: "")
+            listed = try await store.list(prefix: "")
+            unfinished = try await store.unfinishedUploads(prefix: "")
         } catch {
             throw .unavailable(error.description)
         }
         state.withLock { s in
             for upload in unfinished { s.unfinished[upload.key, default: []].append(upload) }
         }
-        let tops = listed.compactMap { object -> String? in
-            let relative = object.key.dropFirst(bucketLocation.prefix.count)
-            return relative.split(separator: "/").first.map(String.init)
-        }
+        let tops = listed.compactMap { $0.key.split(separator: "/").first.map(String.init) }
         state.withLock { $0.names.formUnion(tops) }
     }
 
@@ -105,13 +91,16 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
         guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
             throw .invalidName(name)
         }
-        let key = bucketLocation.key(name)
         let unfinished = state.withLock { s in
             s.names.insert(String(parts[0]))
-            return s.unfinished.removeValue(forKey: key) ?? []
+            return s.unfinished.removeValue(forKey: name) ?? []
         }
         if !unfinished.isEmpty { abort(unfinished, of: String(parts[0])) }
-        return try S3SpoolHandle(sink: self, name: name)
+        let writer: any ObjectWriter
+        do { writer = try store.writer(for: name, ObjectPutOptions(contentType: GalleryFileKind.contentType(of: name))) } catch {
+            throw ObjectSinkFile.datasetError(error, name: name)
+        }
+        return ObjectSinkFile(sink: self, name: name, writer: writer)
     }
 
     /// Folders are key prefixes: nothing to make in the store (the spool's are made with their files).
@@ -121,20 +110,19 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
         // `.part` names are a folder's half-written files; here those are only in the spool.
         guard !name.hasSuffix(".part"), !name.contains("/"),
               state.withLock({ $0.names.remove(name) != nil }) else { return }
-        let key = bucketLocation.key(name)
-        let client = client
+        let store = store
         state.withLock { s in
             let earlier = s.pending.values.filter { $0.top == name }.map(\.task)
             let previous = s.removals[name]
             s.removals[name] = Task {
                 for task in earlier { await task.value }
                 await previous?.value
-                do {
-                    for object in try await client.list(prefix: key) where object.key == key || object.key.hasPrefix(key + "/") {
-                        try await client.delete(key: object.key)
+                do throws(ObjectStoreError) {
+                    for object in try await store.list(prefix: name) where object.key == name || object.key.hasPrefix(name + "/") {
+                        try await store.delete(object.key)
                     }
                 } catch {
-                    self.fail(name, "cannot delete \(key): \(error)")
+                    self.fail(name, "cannot delete \(store.location(of: name)): \(error)")
                 }
             }
         }
@@ -143,8 +131,7 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
     public func exists(_ name: String) -> Bool { state.withLock { $0.names.contains(name) } }
 
     public func read(_ name: String) async -> [UInt8]? {
-        guard let data = try? await client.get(key: bucketLocation.key(name)) else { return nil }
-        return [UInt8](data)
+        try? await store.get(name)
     }
 
     public func list() throws(DatasetFormatError) -> [String] { state.withLock { $0.names.sorted() } }
@@ -172,7 +159,7 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
 
     /// A file is closed: its upload finishes, or for `NNNNN_stats.json`, it goes up once every other
     /// file of shard NNNNN is stored (and never when one failed).
-    func closed(_ handle: S3SpoolHandle) {
+    func closed(_ handle: ObjectSinkFile) {
         let top = String(handle.name.split(separator: "/")[0])
         guard handle.name.hasSuffix("_stats.json"), !handle.name.contains("/") else {
             return enqueue(top) { await handle.complete() }
@@ -194,23 +181,22 @@ public final class S3DatasetSink: DatasetStoreSink, Sendable {
 
     /// Aborts the unfinished uploads an earlier run left for a key this run writes again. One the store
     /// will not abort does not fail the shard (its new file is whole): the last line names it instead.
-    private func abort(_ uploads: [S3MultipartUpload], of top: String) {
-        let client = client
+    private func abort(_ uploads: [UnfinishedUpload], of top: String) {
+        let store = store
         enqueue(top) {
             for upload in uploads {
-                do throws(S3Error) {
-                    try await client.abort(upload)
+                do throws(ObjectStoreError) {
+                    try await store.abort(upload)
                     self.state.withLock { $0.aborted += 1 }
                 } catch {
-                    self.state.withLock { $0.notAborted.append("\(upload.key) (upload \(upload.uploadID)): \(error)") }
+                    self.state.withLock { $0.notAborted.append("\(store.location(of: upload.key)) (upload \(upload.id)): \(error)") }
                 }
             }
         }
     }
 
-    /// An object is stored (`object`), or a part of one sent; `bytes` were uploaded.
-    func stored(bytes: Int64, object: Bool) { state.withLock { $0.objects += object ? 1 : 0; $0.bytes += bytes } }
-    func sent(bytes: Int64) { stored(bytes: bytes, object: false) }
+    /// An object of `bytes` is stored.
+    func stored(bytes: Int64) { state.withLock { $0.objects += 1; $0.bytes += bytes } }
 
     func fail(_ top: String, _ text: String) { state.withLock { $0.failures.append((top, text)) } }
 

@@ -1,37 +1,30 @@
 import Foundation
 import GallerySync
 
-/// The gallery in an S3 bucket (or any S3-compatible store) under a prefix.
+/// The gallery in an object store (``ObjectStore``: for `s3://BUCKET/PREFIX` an ``S3ObjectStore``, opened
+/// by ``S3StoreKind``), made in a local work folder.
 ///
-/// The run makes each file in a local work folder as for a folder gallery; ``publish(_:)`` queues its
-/// upload, and up to ``inFlight`` uploads run at once on the transfer engine, each object whole (one
-/// PUT, or a multipart upload for a large original). Originals and thumbnails are uploaded with
-/// `If-None-Match: *` (another shard's copy is never replaced) and, once stored, their local copies
-/// are deleted: the work folder keeps the journal, the pages and the downloads in progress, not the photos.
+/// The run makes each file in the work folder as for a folder gallery; ``publish(_:)`` queues its
+/// upload, and up to ``inFlight`` uploads run at once through ``objects``, each object whole (for S3 one
+/// PUT, or a multipart upload for a large original, at most `--s3-uploads` bodies in flight: the store's
+/// throttle). Originals and thumbnails are put `ifAbsent` (another shard's copy is never replaced) and,
+/// once stored, their local copies are deleted: the work folder keeps the journal, the pages and the
+/// downloads in progress, not the photos.
 ///
-/// What the bucket holds is known without listing it: every upload that succeeds is appended to
+/// What the store holds is known without listing it: every upload that succeeds is appended to
 /// `published.tsv` in the work folder, uploaded with the journal (see ``checkpoint(journal:)``).
 /// The journal is uploaded only after every file it records is stored, so a run on a fresh work folder
 /// that fetches both (``prepare()``) trusts what they say. A merge keeps the list of the keys it
 /// wrote in the store likewise (``MergeKeyList``), so the next merge deletes what went stale.
-public final class S3GalleryStore: GalleryStore {
+public final class ObjectGalleryStore: GalleryStore {
     public let folder: String
-    public let client: S3Client
-    public let bucketLocation: S3Location
+    /// The bucket's objects under the gallery's prefix: every byte the store sends or fetches goes through it.
+    public let objects: any ObjectStore
     /// Uploads at once.
     public let inFlight: Int
     /// How often the journal goes to the store while the run goes on (nil: only at the end).
     public let checkpointInterval: Duration?
-    public var location: String { bucketLocation.description }
-
-    /// The work folder of `location` when none is given: `$XDG_CACHE_HOME/fetch-gallery/BUCKET/HASH`
-    /// (`~/.cache` without it), HASH naming the prefix, so each gallery has its own and a re-run finds it.
-    public static func defaultWorkFolder(for location: S3Location,
-                                         environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return cache + "/fetch-gallery/" + location.bucket + "/" + String(SHA256.hex(Array(location.prefix.utf8)).prefix(16))
-    }
+    public var location: String { objects.location }
 
     /// Where the list of stored files is kept in the work folder (each line: size, tab, path).
     public static let publishedPath = ".fetch-gallery/store/published.tsv"
@@ -59,7 +52,7 @@ public final class S3GalleryStore: GalleryStore {
     }
     private let state = Locked(State())
     private enum Job: Sendable { case put(String, UInt64), delete(String, UInt64) }
-    private struct WeakStore { weak var store: S3GalleryStore? }
+    private struct WeakStore { weak var store: ObjectGalleryStore? }
     private let jobs: AsyncStream<Job>.Continuation
     private let uploader: Task<Void, Never>
     let log: Locked<Int32>
@@ -69,13 +62,22 @@ public final class S3GalleryStore: GalleryStore {
     /// The engine the store made for itself (``GalleryStores`` with no engine given), shut down by ``close()``.
     private let ownedEngine: TransferEngine?
 
-    /// A store for `location`, working in the local folder `workFolder` (created when missing);
+    /// A store for the bucket `location` on `client`, working in the local folder `workFolder` (created
+    /// when missing); ``close()`` shuts `ownedEngine` down.
+    public convenience init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
+                            checkpointInterval: Duration? = .seconds(180), ownedEngine: TransferEngine? = nil) throws(GalleryError) {
+        let objects = S3ObjectStore(client: client, location: location, spoolFolder: workFolder + "/.fetch-gallery/store/spool",
+                                    uploads: inFlight)
+        try self.init(objects: objects, workFolder: workFolder, inFlight: inFlight, checkpointInterval: checkpointInterval,
+                      ownedEngine: ownedEngine)
+    }
+
+    /// A store over `objects`, working in the local folder `workFolder` (created when missing);
     /// ``close()`` shuts `ownedEngine` down.
-    public init(client: S3Client, location: S3Location, workFolder: String, inFlight: Int = 32,
+    public init(objects: any ObjectStore, workFolder: String, inFlight: Int = 32,
                 checkpointInterval: Duration? = .seconds(180), ownedEngine: TransferEngine? = nil) throws(GalleryError) {
-        self.client = client
+        self.objects = objects
         self.ownedEngine = ownedEngine
-        self.bucketLocation = location
         self.folder = workFolder
         self.inFlight = max(1, inFlight)
         self.checkpointInterval = checkpointInterval
@@ -83,7 +85,7 @@ public final class S3GalleryStore: GalleryStore {
         log = Locked(try POSIX.open(workFolder + "/" + Self.publishedPath, O_WRONLY | O_CREAT | O_APPEND))
         let (stream, jobs) = AsyncStream<Job>.makeStream()
         self.jobs = jobs
-        let (client, folder, limit) = (client, workFolder, self.inFlight)
+        let (folder, limit) = (workFolder, self.inFlight)
         // The uploads reach the store through a weak reference: the task lives as long as the stream,
         // which only `deinit` ends, so a strong one kept every store (and its descriptor) alive for good.
         let box = Locked(WeakStore())
@@ -92,7 +94,7 @@ public final class S3GalleryStore: GalleryStore {
                 var running = 0
                 for await job in stream {
                     if running >= limit { await group.next(); running -= 1 }
-                    group.addTask { await box.withLock { $0.store }?.perform(job, client: client, folder: folder) }
+                    group.addTask { await box.withLock { $0.store }?.perform(job, folder: folder) }
                     running += 1
                 }
             }
@@ -177,11 +179,11 @@ public final class S3GalleryStore: GalleryStore {
 
     public func materialize(_ path: String) async throws(GalleryError) -> Bool {
         if POSIX.fileSize(folder + "/" + path) != nil { return true }
-        let data: Data?
-        do { data = try await client.get(key: bucketLocation.key(path)) } catch { throw .store(location: location, reason: error.description) }
+        let data: [UInt8]?
+        do { data = try await objects.get(path) } catch { throw .store(location: location, reason: error.description) }
         guard let data else { return false }
         try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
-        try AtomicFile.write(Array(data), to: folder + "/" + path)
+        try AtomicFile.write(data, to: folder + "/" + path)
         return true
     }
 
@@ -196,7 +198,7 @@ public final class S3GalleryStore: GalleryStore {
         jobs.yield(job(seq))
     }
 
-    private func perform(_ job: Job, client: S3Client, folder: String) async {
+    private func perform(_ job: Job, folder: String) async {
         var failure: GalleryError?
         var stored: (path: String, size: Int64)?
         var sent: Int64 = 0
@@ -208,10 +210,9 @@ public final class S3GalleryStore: GalleryStore {
             let local = folder + "/" + path
             do {
                 let size = POSIX.fileSize(local) ?? -1
-                let key = bucketLocation.key(path), type = GalleryFileKind.contentType(of: path)
-                let result = kind.isImmutable
-                    ? try await putImmutable(key: key, path: local, size: size, contentType: type, cacheControl: kind.cacheControl)
-                    : try await client.putFile(key: key, path: local, contentType: type, cacheControl: kind.cacheControl)
+                let options = ObjectPutOptions(contentType: GalleryFileKind.contentType(of: path), cacheControl: kind.cacheControl,
+                                               ifAbsent: kind.isImmutable)
+                let result = try await objects.put(file: local, as: path, options)
                 if result == .created { sent = size }
                 stored = (path, size)
                 if kind.isImmutable { POSIX.remove(local) }
@@ -220,7 +221,7 @@ public final class S3GalleryStore: GalleryStore {
             }
         case let .delete(path, number):
             seq = number
-            do { try await client.delete(key: bucketLocation.key(path)) } catch {
+            do { try await objects.delete(path) } catch {
                 failure = .store(location: location, reason: error.description)
             }
         }
@@ -264,3 +265,6 @@ public final class S3GalleryStore: GalleryStore {
         return found.count
     }
 }
+
+/// The gallery store of `s3://` locations, by its earlier name.
+public typealias S3GalleryStore = ObjectGalleryStore

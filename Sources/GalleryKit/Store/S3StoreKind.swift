@@ -1,8 +1,18 @@
 import Foundation
 
-/// `s3://BUCKET/PREFIX` as a kind of store (see ``GalleryStores``): its endpoint, keys and work folder
+/// `s3://BUCKET/PREFIX` as a kind of store (see ``GalleryStores``): an ``S3ObjectStore`` under the
+/// gallery's ``ObjectGalleryStore`` or the dataset's ``ObjectStoreSink``, its endpoint, keys and work folder
 /// from ``GalleryStoreOptions``.
-extension S3GalleryStore: GalleryStoreKind {
+public enum S3StoreKind: GalleryStoreKind {
+    /// The work folder of `location` when none is given: `$XDG_CACHE_HOME/fetch-gallery/BUCKET/HASH`
+    /// (`~/.cache` without it), HASH naming the prefix, so each gallery has its own and a re-run finds it.
+    public static func defaultWorkFolder(for location: S3Location,
+                                         environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return cache + "/fetch-gallery/" + location.bucket + "/" + String(SHA256.hex(Array(location.prefix.utf8)).prefix(16))
+    }
+
     public static func names(_ location: String) -> Bool { location.hasPrefix("s3://") }
 
     public static func problem(with options: GalleryStoreOptions) -> String? {
@@ -34,25 +44,25 @@ extension S3GalleryStore: GalleryStoreKind {
                             engine: TransferEngine?) throws(GalleryStoreError) -> any GalleryStore {
         let (parsed, client, owned, folder) = try connect(location, options: options, engine: engine)
         do throws(GalleryError) {
-            return try S3GalleryStore(client: client, location: parsed, workFolder: folder, inFlight: options.uploads,
-                                      checkpointInterval: options.checkpointInterval, ownedEngine: owned)
+            return try ObjectGalleryStore(client: client, location: parsed, workFolder: folder, inFlight: options.uploads,
+                                          checkpointInterval: options.checkpointInterval, ownedEngine: owned)
         } catch {
             owned?.shutdown()
             throw .settings("cannot use the work folder \(folder): \(error)")
         }
     }
 
-    /// A dataset's shards under `location` (see ``S3DatasetSink``), spooled in the work folder.
+    /// A dataset's shards under `location` (see ``ObjectStoreSink``), spooled in the work folder.
     public static func openDatasetSink(_ location: String, options: GalleryStoreOptions,
                                        engine: TransferEngine?) throws(GalleryStoreError) -> any DatasetStoreSink {
         let (parsed, client, owned, folder) = try connect(location, options: options, engine: engine)
-        do throws(GalleryError) {
-            return try S3DatasetSink(client: client, location: parsed, workFolder: folder, uploads: options.uploads,
-                                     ownedEngine: owned)
-        } catch {
+        let spool = folder + "/dataset-spool"
+        do throws(GalleryError) { try POSIX.makeDirectories(spool) } catch {
             owned?.shutdown()
             throw .settings("cannot use the work folder \(folder): \(error)")
         }
+        let store = S3ObjectStore(client: client, location: parsed, spoolFolder: spool, uploads: options.uploads)
+        return ObjectStoreSink(store: store, scratchFolder: spool + "/rows", ownedEngine: owned)
     }
 
     /// What a gallery store and a dataset sink at `location` both need: the parsed location, a client with

@@ -1,5 +1,5 @@
 import Testing
-@testable import GalleryKit
+@testable import GalleryObjectStore
 
 /// The small XML reader on S3's documents and on broken ones.
 @Suite struct S3XMLTests {

@@ -1,7 +1,7 @@
 import Foundation
 import GalleryTransfer
 import Testing
-@testable import GalleryKit
+@testable import GalleryObjectStore
 
 /// `s3://` locations, endpoints and the URLs they make, without a store.
 @Suite struct S3LocationTests {

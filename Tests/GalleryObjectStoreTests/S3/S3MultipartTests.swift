@@ -2,7 +2,7 @@ import Foundation
 import GalleryTestSupport
 import GalleryTestTraits
 import Testing
-@testable import GalleryKit
+@testable import GalleryObjectStore
 
 /// Files above the threshold go up in parts; a failed part leaves neither an object nor an upload.
 @Suite(.gatewayStarted) struct S3MultipartTests {

@@ -2,7 +2,7 @@ import Foundation
 import GalleryTestSupport
 import GalleryTestTraits
 import Testing
-@testable import GalleryKit
+@testable import GalleryObjectStore
 
 /// Wrong keys, a missing bucket and a store that answers 503 for a while, against the real gateway.
 @Suite(.gatewayStarted) struct S3FailureTests {

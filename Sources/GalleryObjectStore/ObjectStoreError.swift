@@ -1,8 +1,9 @@
+import Glibc
 import GalleryTransfer
 
-/// Why an object-store operation failed. Every case names the bucket (and the key, when there is one)
-/// and the reason; none ever carries the secret key or the session token.
-public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why an object-store operation failed, the module's one error: every case names the place (the bucket
+/// and the key, or the local path) and the reason; none ever carries the secret key or the session token.
+public enum ObjectStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `s3://BUCKET/PREFIX` could not be parsed.
     case invalidLocation(String, reason: String)
     /// The endpoint URL, the addressing style or the region is unusable.
@@ -25,6 +26,12 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidResponse(bucket: String, key: String?, operation: String, reason: String)
     /// A local file to upload could not be read.
     case file(path: String, reason: String)
+    /// A file operation failed on `path` (`operation` is the call: `open`, `rename`, `write`; `errno` its code).
+    case folder(path: String, operation: String, errno: Int32)
+    /// A key the store refuses: empty, absolute, or with `.`, `..` or an empty part.
+    case invalidKey(String, location: String)
+    /// A stream was written, closed or completed out of turn (after it was closed or settled).
+    case streamClosed(location: String)
 
     /// One line naming the bucket, the key and what went wrong.
     public var description: String {
@@ -49,6 +56,12 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(Self.place(bucket, key)): \(operation): unreadable answer: \(reason)"
         case let .file(path, reason):
             return "cannot upload \(path): \(reason)"
+        case let .folder(path, operation, code):
+            return "\(path): \(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case let .invalidKey(key, location):
+            return "\(location): '\(key)' is not a key (empty, absolute, or with '.', '..' or '//')"
+        case let .streamClosed(location):
+            return "\(location): written after it was closed"
         }
     }
 
@@ -65,3 +78,6 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible {
         key.map { "s3://\(bucket)/\($0)" } ?? "s3://\(bucket)"
     }
 }
+
+/// The client's name for ``ObjectStoreError`` (its cases are S3's, and a folder's besides).
+public typealias S3Error = ObjectStoreError

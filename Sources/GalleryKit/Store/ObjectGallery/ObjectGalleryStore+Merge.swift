@@ -1,6 +1,6 @@
 import Foundation
 
-extension S3GalleryStore {
+extension ObjectGalleryStore {
     /// Prepares a merge into the store: checks the bucket answers (a listing of at most one key under
     /// `shards/`), fetches what `merge` reads into the work folder, every shard's
     /// part and summary (the keys under `shards/` only, never a listing of the whole bucket), and the
@@ -8,7 +8,7 @@ extension S3GalleryStore {
     /// earlier merge are dropped first, so a shard that is running again is not taken as done.
     /// Returns the shards (`K-of-N`) whose journal is in the store: begun, whether or not they finished.
     ///
-    /// Each part is streamed to a local copy (``S3Client/download(key:to:)``: memory stays flat, and a
+    /// Each part is streamed to a local copy (``ObjectStore/get(_:to:)``: memory stays flat, and a
     /// download cut short never appears under the part's name), not read from the store as the merge
     /// goes: the merge reads every part up to five times (the duplicate grouping's passes, then the
     /// writing one), and a local copy is downloaded once and cannot change between the passes.
@@ -20,26 +20,26 @@ extension S3GalleryStore {
         let local = folder + "/" + ShardLayout.partsFolder
         for name in POSIX.names(in: local) ?? [] { POSIX.remove(local + "/" + name) }
         do { try POSIX.makeDirectories(local) } catch { throw .file(path: local, reason: error.description) }
-        let prefix = bucketLocation.key(ShardLayout.partsFolder + "/")
-        try await client.checkBucket(prefix: prefix)
-        let parts = try await client.list(prefix: prefix).compactMap { object -> (key: String, name: String)? in
+        let prefix = ShardLayout.partsFolder + "/"
+        try await objects.check(prefix: prefix)
+        let parts = try await objects.list(prefix: prefix).compactMap { object -> (key: String, name: String)? in
             let name = String(object.key.dropFirst(prefix.count))
             guard !name.isEmpty, !name.contains("/"),
                   name.hasSuffix(ShardLayout.photosSuffix) || name.hasSuffix(ShardLayout.summarySuffix) else { return nil }
             return (object.key, name)
         }
         // A few at once; a key deleted since the listing is skipped (its shard is running again).
-        let (client, limit) = (client, min(8, inFlight))
+        let (objects, limit) = (objects, min(8, inFlight))
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, part) in parts.enumerated() {
                     if index >= limit { try await group.next() }
-                    group.addTask { _ = try await client.download(key: part.key, to: local + "/" + part.name) }
+                    group.addTask { _ = try await objects.get(part.key, to: local + "/" + part.name) }
                 }
                 try await group.waitForAll()
             }
         } catch let error as S3Error { throw error } catch { throw .file(path: local, reason: "\(error)") }
-        let journals = try await client.list(prefix: bucketLocation.key(".fetch-gallery/shards/"))
+        let journals = try await objects.list(prefix: ".fetch-gallery/shards/")
         var started: Set<String> = []
         for object in journals where object.key.hasSuffix("/journal.jsonl") {
             let pieces = object.key.split(separator: "/")
@@ -53,7 +53,7 @@ extension S3GalleryStore {
     private func beginKeyList() async throws(S3Error) {
         let earlier = folder + "/" + MergeKeyList.earlierPath
         POSIX.remove(earlier)
-        _ = try await client.download(key: bucketLocation.key(MergeKeyList.storePath), to: earlier)
+        _ = try await objects.get(MergeKeyList.storePath, to: earlier)
         do throws(GalleryError) {
             let keys = try MergeKeyList(folder: folder)
             merging.withLock { $0 = keys }
@@ -83,8 +83,8 @@ extension S3GalleryStore {
         }
         try await wait()
         do {
-            _ = try await client.putFile(key: bucketLocation.key(MergeKeyList.storePath), path: folder + "/" + MergeKeyList.currentPath,
-                                         contentType: "text/plain; charset=utf-8", cacheControl: "no-cache")
+            _ = try await objects.put(file: folder + "/" + MergeKeyList.currentPath, as: MergeKeyList.storePath,
+                                      ObjectPutOptions(contentType: "text/plain; charset=utf-8", cacheControl: "no-cache"))
         } catch { throw .store(location: location, reason: error.description) }
         return stale
     }

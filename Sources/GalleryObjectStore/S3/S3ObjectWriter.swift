@@ -1,16 +1,17 @@
-import DatasetFormats
 import Foundation
 import GallerySync
 import GallerySystem
 
-/// One file of an ``S3DatasetSink``: written to its spool file, its parts uploaded one after another as
-/// they fill (a multipart upload begun with the first), completed by ``complete()`` once closed.
-final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
-    // The writing side (write, close) belongs to the one shard writer that owns the handle; what the
-    // upload tasks share with it is in `upload`, behind its lock.
-    let name: String
+/// A stream to one object of an ``S3ObjectStore``: written to its spool file, its parts uploaded one
+/// after another as they fill (a multipart upload begun with the first), completed by ``complete()``
+/// once closed; a stream smaller than one part goes up in one PUT. Memory holds a few parts at most,
+/// whatever the object's size, and the spool file is deleted once the object is stored or dropped.
+final class S3ObjectWriter: ObjectWriter, @unchecked Sendable {
+    // The writing side (write, close) belongs to the one writer that owns the stream; what the upload
+    // tasks share with it is in `upload`, behind its lock.
     let key: String
-    private let sink: S3DatasetSink
+    private let store: S3ObjectStore
+    private let options: ObjectPutOptions
     private let path: String
     private let partSize: Int64
     private var fd: Int32
@@ -25,24 +26,22 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
         var failure: String?
         /// The last part queued: the next one (and the completion) waits for it.
         var chain: Task<Void, Never>?
-        var finished = false
     }
     private let upload = Locked(Upload())
 
-    init(sink: S3DatasetSink, name: String) throws(DatasetFormatError) {
-        self.sink = sink
-        self.name = name
-        key = sink.bucketLocation.key(name)
-        path = sink.spoolFolder + "/" + name
-        partSize = sink.client.multipart.partSize
-        if name.contains("/") {
-            do { try POSIX.makeDirectories((path as NSString).deletingLastPathComponent) } catch {
-                throw .io(path: path, operation: "mkdir", errno: EIO)
+    init(store: S3ObjectStore, key: String, options: ObjectPutOptions) throws(ObjectStoreError) {
+        self.store = store
+        self.key = key
+        self.options = options
+        path = store.spoolFolder + "/" + key
+        partSize = store.client.multipart.partSize
+        let flags = O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC
+        do {
+            do { fd = try Syscall.open(path, flags) } catch where error.errno == ENOENT {
+                try Syscall.makeDirectories((path as NSString).deletingLastPathComponent)
+                fd = try Syscall.open(path, flags)
             }
-        }
-        do { fd = try Syscall.open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC) } catch {
-            throw .io(path: path, operation: error.call, errno: error.errno)
-        }
+        } catch { throw .folder(path: error.path, operation: error.call, errno: error.errno) }
     }
 
     deinit {
@@ -53,29 +52,28 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
         }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws(DatasetFormatError) {
-        guard fd >= 0 else { throw .closed(file: name) }
+    func write(_ bytes: UnsafeRawBufferPointer) throws(ObjectStoreError) {
+        guard fd >= 0 else { throw .streamClosed(location: store.location(of: key)) }
         buffer.append(contentsOf: bytes)
         if buffer.count >= Self.bufferLimit { try flush() }
     }
 
-    func close() throws(DatasetFormatError) {
-        guard fd >= 0 else { throw .closed(file: name) }
+    func close() throws(ObjectStoreError) {
+        guard fd >= 0 else { throw .streamClosed(location: store.location(of: key)) }
         try flush()
         do { try Syscall.close(fd, path: path) } catch {
             // The spool may not hold what was written: nothing of it may reach the store.
             fd = -1
             discard()
-            throw .io(path: path, operation: error.call, errno: error.errno)
+            throw .folder(path: path, operation: error.call, errno: error.errno)
         }
         fd = -1
-        sink.closed(self)
     }
 
     /// Writes the buffer to the spool, then queues every part it completes.
-    private func flush() throws(DatasetFormatError) {
+    private func flush() throws(ObjectStoreError) {
         do { try Syscall.writeAll(fd, buffer, path: path) } catch {
-            throw .io(path: path, operation: error.call, errno: error.errno)
+            throw .folder(path: path, operation: error.call, errno: error.errno)
         }
         flushed += Int64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
@@ -86,7 +84,7 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
     }
 
     private func queuePart(offset: Int64, count: Int64) {
-        let (client, key, path, sink) = (sink.client, key, path, sink)
+        let (store, key, path, options) = (store, store.bucketLocation.key(key), path, options)
         upload.withLock { u in
             let previous = u.chain
             u.chain = Task {
@@ -95,18 +93,17 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
                 do throws(S3Error) {
                     var id = self.upload.withLock { $0.id }
                     if id == nil {
-                        let created = try await client.createUpload(key: key, contentType: GalleryFileKind.contentType(of: key),
-                                                                    cacheControl: nil)
+                        let created = try await store.client.createUpload(key: key, contentType: options.contentType,
+                                                                          cacheControl: options.cacheControl)
                         self.upload.withLock { $0.id = created }
                         id = created
                     }
-                    await sink.slots.acquire()
-                    defer { sink.slots.release() }
+                    await store.slots.acquire()
+                    defer { store.slots.release() }
                     let bytes = try S3Client.read(path, offset: offset, count: Int(count))
                     let number = self.upload.withLock { $0.etags.count } + 1
-                    let etag = try await client.uploadPart(id!, number: number, of: nil, bytes: bytes)
+                    let etag = try await store.client.uploadPart(id!, number: number, of: nil, bytes: bytes)
                     self.upload.withLock { $0.etags.append(etag) }
-                    sink.sent(bytes: count)
                 } catch {
                     self.upload.withLock { $0.failure = error.description }
                 }
@@ -114,39 +111,36 @@ final class S3SpoolHandle: DatasetFileHandle, @unchecked Sendable {
         }
     }
 
-    /// After close: the last part and the completion, or one PUT for a file smaller than a part. A
-    /// failure is the sink's, named after the file; the spool file goes either way.
-    func complete() async {
+    /// After close: the last part and the completion, or one PUT for a stream smaller than a part. A
+    /// failure names the object; the spool file goes either way.
+    func complete() async throws(ObjectStoreError) -> Int64 {
         let tail = flushed - Int64(partsQueued) * partSize
         if partsQueued > 0, tail > 0 { queuePart(offset: Int64(partsQueued) * partSize, count: tail) }
         await upload.withLock { $0.chain }?.value
         let (id, etags, failure) = upload.withLock { ($0.id, $0.etags, $0.failure) }
-        let client = sink.client
-        let top = String(name.split(separator: "/")[0])
-        do throws(S3Error) {
-            if let failure { throw .file(path: name, reason: failure) }
+        let (client, key) = (store.client, store.bucketLocation.key(key))
+        defer { _ = Syscall.remove(path) }
+        do throws(ObjectStoreError) {
+            if let failure { throw .file(path: self.key, reason: failure) }
             if let id {
                 _ = try await client.complete(id, etags: etags, ifNoneMatch: false)
-                sink.stored(bytes: 0, object: true)
             } else {
-                await sink.slots.acquire()
-                defer { sink.slots.release() }
+                await store.slots.acquire()
+                defer { store.slots.release() }
                 let bytes = try S3Client.read(path, offset: 0, count: Int(flushed))
-                _ = try await client.put(key: key, body: bytes, contentType: GalleryFileKind.contentType(of: key))
-                sink.stored(bytes: flushed, object: true)
+                _ = try await client.put(key: key, body: bytes, contentType: options.contentType, cacheControl: options.cacheControl)
             }
         } catch {
             if let id { await Task { try? await client.abort(id) }.value }
-            sink.fail(top, "\(name): \(error)")
+            throw error
         }
-        upload.withLock { $0.finished = true }
-        _ = Syscall.remove(path)
+        return flushed
     }
 
-    /// Drops the file: its upload, if begun, is aborted once its parts are done; the spool file goes.
-    /// (Called from deinit too: the task holds the shared upload state, never the handle.)
+    /// Drops the stream: its upload, if begun, is aborted once its parts are done; the spool file goes.
+    /// (Called from deinit too: the task holds the shared upload state, never the writer.)
     func discard() {
-        let (client, path, upload) = (sink.client, path, upload)
+        let (client, path, upload) = (store.client, path, upload)
         let chain = upload.withLock { u -> Task<Void, Never>? in
             u.failure = u.failure ?? "discarded"
             return u.chain

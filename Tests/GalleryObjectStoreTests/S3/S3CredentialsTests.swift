@@ -1,7 +1,7 @@
 import Foundation
 import GalleryTestSupport
 import Testing
-@testable import GalleryKit
+@testable import GalleryObjectStore
 
 /// Credentials from the environment and the shared credentials file, and the secret never shown.
 @Suite struct S3CredentialsTests {

@@ -1,3 +1,4 @@
+import CCrypto
 import Foundation
 import GalleryTransfer
 
@@ -83,7 +84,7 @@ public struct S3Client: Sendable {
     func send(_ operation: String, _ method: HTTPMethod, key: String = "", query: [(name: String, value: String)] = [],
               headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil, payloadHash: String? = nil) async throws(S3Error) -> DataResponse {
         var request = HTTPRequest(method: method, url: endpoint.url(bucket: bucket, key: key, query: query), headers: headers, body: body)
-        request.headers.set("x-amz-content-sha256", payloadHash ?? body.map { SHA256.hex($0) } ?? Self.emptyPayloadHash)
+        request.headers.set("x-amz-content-sha256", payloadHash ?? body.map { Self.payloadHash($0) } ?? Self.emptyPayloadHash)
         request.awsSignature = signature
         do {
             return try await engine.request(request).response()
@@ -110,6 +111,22 @@ public struct S3Client: Sendable {
             return .service(bucket: bucket, key: key, operation: operation, status: response.status,
                             code: code.isEmpty ? "(no error code)" : code, message: document?.value("Message") ?? "")
         }
+    }
+}
+
+extension S3Client {
+    /// The SHA-256 of a request body as 64 lower-case hex digits (SigV4's `x-amz-content-sha256`), through
+    /// OpenSSL's libcrypto, as GalleryKit's `Digest.sha256` computes it for the manifest.
+    static func payloadHash(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil) }
+        precondition(ok == 1 && length == 32, "EVP_Digest(sha256) failed")
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(64)
+        for byte in digest { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

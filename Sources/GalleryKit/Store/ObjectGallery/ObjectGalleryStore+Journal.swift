@@ -1,6 +1,6 @@
 import Foundation
 
-extension S3GalleryStore {
+extension ObjectGalleryStore {
     // MARK: the run's bookkeeping
 
     /// Checks the bucket answers to the keys (before any photo is downloaded), fetches the journal
@@ -18,23 +18,23 @@ extension S3GalleryStore {
 
     /// Checks that the bucket answers to the keys (`plan`, before the listing is read).
     public func check() async throws(GalleryStoreError) {
-        do throws(S3Error) { try await client.checkBucket() } catch { throw .unavailable(error.description) }
+        do throws(ObjectStoreError) { try await objects.check(prefix: "") } catch { throw .unavailable(error.description) }
     }
 
     /// Checks the bucket; fetches the journal and the list of stored files into a work folder that has no journal.
     private func fetchJournal(_ journalPath: String) async throws(S3Error) {
-        try await client.checkBucket()
+        try await objects.check(prefix: "")
         if POSIX.fileSize(folder + "/" + journalPath) == nil {
             for path in [Self.publishedPath, journalPath] {
                 let remote = path == Self.publishedPath ? Self.publishedKeyPath(journal: journalPath) : path
-                guard let data = try await client.get(key: bucketLocation.key(remote)) else { continue }
+                guard let data = try await objects.get(remote) else { continue }
                 do {
                     try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
                     if path == Self.publishedPath {
                         let fd = log.withLock { $0 }
-                        try POSIX.writeAll(fd, Array(data), path: folder + "/" + path)
+                        try POSIX.writeAll(fd, data, path: folder + "/" + path)
                     } else {
-                        try AtomicFile.write(Array(data), to: folder + "/" + path)
+                        try AtomicFile.write(data, to: folder + "/" + path)
                     }
                 } catch { throw .file(path: folder + "/" + path, reason: error.description) }
             }
@@ -58,8 +58,8 @@ extension S3GalleryStore {
 
     private func upload(_ local: String, as path: String) async throws(GalleryError) {
         do {
-            _ = try await client.putFile(key: bucketLocation.key(path), path: local,
-                                         contentType: GalleryFileKind.contentType(of: path), cacheControl: "no-cache")
+            _ = try await objects.put(file: local, as: path, ObjectPutOptions(contentType: GalleryFileKind.contentType(of: path),
+                                                                              cacheControl: "no-cache"))
         } catch { throw .store(location: location, reason: error.description) }
     }
 

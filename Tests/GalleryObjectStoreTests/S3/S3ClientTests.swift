@@ -3,7 +3,7 @@ import GalleryTestSupport
 import GalleryTestTraits
 import GalleryTransfer
 import Testing
-@testable import GalleryKit
+@testable import GalleryObjectStore
 
 /// The client against a real S3 service (Ceph's RADOS Gateway, started by the harness).
 @Suite(.gatewayStarted) struct S3ClientTests {
