@@ -22,7 +22,13 @@ import Testing
         let seconds = Date().timeIntervalSince(start)
         let asked = dns.totalQuestions
         let dropped = dns.dropped
-        #expect(results.filter { $0 }.count == names.count, "every name resolves (\(dropped) of \(asked) questions dropped)")
+        // Nearly every name resolves. Not all: while the pace climbs to a limit it cannot see yet (a loss shows
+        // only when a try times out, a second later), about a third of the questions of a second or two are
+        // dropped, and a name whose three tries all land there fails; alone on a quiet machine 1 or 2 names in
+        // 150 failed in about one run of six, the same before and after the resolution delay. Without pacing
+        // 5-9 names fail, and the drops below fail too.
+        let resolved = results.filter { $0 }.count
+        #expect(resolved >= names.count - 3, "\(names.count - resolved) names unresolved (\(dropped) of \(asked) questions dropped)")
         for name in names {
             #expect(dns.questions(name, .a) <= 3 && dns.questions(name, .aaaa) <= 3, "\(name): at most 3 tries a type")
         }
