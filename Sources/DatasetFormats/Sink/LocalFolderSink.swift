@@ -47,65 +47,43 @@ public struct LocalFolderSink: DatasetSink {
     }
 }
 
-/// A `.part` file written through a 256 KiB buffer, renamed into place by `close()`.
+/// A `.part` file written through a ``BufferedFile``, renamed into place by `close()`.
 final class LocalFileHandle: DatasetFileHandle {
     let name: String
     private let path: String
     private let partPath: String
-    private var fd: Int32
-    private var buffer: [UInt8] = []
-    private static let bufferLimit = 256 << 10
+    private var file: BufferedFile
 
     init(name: String, path: String) throws(DatasetFormatError) {
         self.name = name
         self.path = path
         self.partPath = path + ".part"
         let partPath = partPath
-        fd = try DatasetFormatError.io { () throws(SystemError) in try Syscall.open(partPath, O_WRONLY | O_CREAT | O_TRUNC) }
+        file = try DatasetFormatError.io { () throws(SystemError) in try BufferedFile(partPath, flags: O_WRONLY | O_CREAT | O_TRUNC) }
     }
 
     deinit {
-        if fd >= 0 {
-            Syscall.closeQuietly(fd)
+        if file.isOpen {
+            file.abandon()
             Syscall.remove(partPath)
         }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(DatasetFormatError) {
-        guard fd >= 0 else { throw .closed(file: path) }
-        if buffer.count + bytes.count > Self.bufferLimit {
-            try flush()
-            if bytes.count >= Self.bufferLimit { return try writeAll(bytes) }
-        }
-        buffer.append(contentsOf: bytes)
+        guard file.isOpen else { throw .closed(file: path) }
+        do throws(SystemError) { try file.write(bytes) } catch { throw .io(error) }
     }
 
     func close() throws(DatasetFormatError) {
-        guard fd >= 0 else { throw .closed(file: path) }
-        try flush()
-        let descriptor = fd
-        fd = -1
+        guard file.isOpen else { throw .closed(file: path) }
         do throws(SystemError) {
-            try Syscall.close(descriptor, path: partPath)
+            try file.close()
             try Syscall.rename(partPath, path)
         } catch {
-            Syscall.remove(partPath)
+            // A failed flush leaves the file open, and deinit removes it; past that, it goes now.
+            if !file.isOpen { Syscall.remove(partPath) }
             throw .io(error)
         }
-    }
-
-    private func flush() throws(DatasetFormatError) {
-        guard !buffer.isEmpty else { return }
-        let result: Result<Void, DatasetFormatError> = buffer.withUnsafeBytes { raw in
-            do throws(DatasetFormatError) { try writeAll(raw); return .success(()) } catch { return .failure(error) }
-        }
-        buffer.removeAll(keepingCapacity: true)
-        try result.get()
-    }
-
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(DatasetFormatError) {
-        let (fd, partPath) = (fd, partPath)
-        try DatasetFormatError.io { () throws(SystemError) in try Syscall.writeAll(fd, bytes, path: partPath) }
     }
 }
 

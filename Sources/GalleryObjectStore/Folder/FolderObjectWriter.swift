@@ -13,11 +13,8 @@ final class FolderObjectWriter: ObjectWriter, @unchecked Sendable {
     private let target: String
     private let temporary: String
     private let ifAbsent: Bool
-    private var fd: Int32
-    private var buffer: [UInt8] = []
-    private var written: Int64 = 0
+    private var file: BufferedFile
     private let settled = Locked(false)
-    private static let bufferLimit = 256 << 10
     private static let counter = Locked<UInt64>(0)
 
     init(store: FolderObjectStore, key: String, target: String, ifAbsent: Bool) throws(ObjectStoreError) {
@@ -26,49 +23,35 @@ final class FolderObjectWriter: ObjectWriter, @unchecked Sendable {
         self.target = target
         self.ifAbsent = ifAbsent
         temporary = target + ".~\(getpid())-\(Self.counter.withLock { n in defer { n += 1 }; return n })" + FolderObjectStore.uploadSuffix
-        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
         do {
-            do { fd = try Syscall.open(temporary, flags) } catch where error.errno == ENOENT {
-                try Syscall.makeDirectories(store.directory(of: target))
-                fd = try Syscall.open(temporary, flags)
-            }
+            file = try BufferedFile(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, makingParents: true)
         } catch { throw FolderObjectStore.failure(error) }
     }
 
     deinit {
         // Dropped without being stored: nothing of it stays.
-        if fd >= 0 { Syscall.closeQuietly(fd) }
+        file.abandon()
         if !settled.withLock({ $0 }) { _ = Syscall.remove(temporary) }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(ObjectStoreError) {
-        guard fd >= 0 else { throw .streamClosed(location: store.location(of: key)) }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Self.bufferLimit { try flush() }
+        guard file.isOpen else { throw .streamClosed(location: store.location(of: key)) }
+        do { try file.write(bytes) } catch { throw FolderObjectStore.failure(error) }
     }
 
     func close() throws(ObjectStoreError) {
-        guard fd >= 0 else { throw .streamClosed(location: store.location(of: key)) }
-        try flush()
-        let descriptor = fd
-        fd = -1
-        do { try Syscall.close(descriptor, path: temporary) } catch { throw FolderObjectStore.failure(error) }
-    }
-
-    private func flush() throws(ObjectStoreError) {
-        do { try Syscall.writeAll(fd, buffer, path: temporary) } catch { throw FolderObjectStore.failure(error) }
-        written += Int64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
+        guard file.isOpen else { throw .streamClosed(location: store.location(of: key)) }
+        do { try file.close() } catch { throw FolderObjectStore.failure(error) }
     }
 
     func complete() async throws(ObjectStoreError) -> Int64 {
         _ = try await store()
-        return written
+        return file.flushed
     }
 
     /// Names the closed file; with `ifAbsent`, an existing file is kept and the stream dropped.
     func store() async throws(ObjectStoreError) -> ObjectPutResult {
-        guard fd < 0, settled.withLock({ s in defer { s = true }; return !s }) else {
+        guard !file.isOpen, settled.withLock({ s in defer { s = true }; return !s }) else {
             throw .streamClosed(location: store.location(of: key))
         }
         if ifAbsent, Syscall.exists(target) {
@@ -83,10 +66,7 @@ final class FolderObjectWriter: ObjectWriter, @unchecked Sendable {
     }
 
     func discard() {
-        if fd >= 0 {
-            Syscall.closeQuietly(fd)
-            fd = -1
-        }
+        file.abandon()
         if settled.withLock({ s in defer { s = true }; return !s }) { _ = Syscall.remove(temporary) }
     }
 }

@@ -1,6 +1,6 @@
-import Foundation
 import GallerySync
 import GallerySystem
+import Glibc
 
 /// A stream to one object of an ``S3ObjectStore``: written to its spool file, its parts uploaded one
 /// after another as they fill (a multipart upload begun with the first), completed by ``complete()``
@@ -14,11 +14,8 @@ final class S3ObjectWriter: ObjectWriter, @unchecked Sendable {
     private let options: ObjectPutOptions
     private let path: String
     private let partSize: Int64
-    private var fd: Int32
-    private var buffer: [UInt8] = []
-    private var flushed: Int64 = 0
+    private var spool: BufferedFile
     private var partsQueued = 0
-    private static let bufferLimit = 256 << 10
 
     struct Upload {
         var id: S3MultipartUpload?
@@ -35,48 +32,42 @@ final class S3ObjectWriter: ObjectWriter, @unchecked Sendable {
         self.options = options
         path = store.spoolFolder + "/" + key
         partSize = store.client.multipart.partSize
-        let flags = O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC
         do {
-            do { fd = try Syscall.open(path, flags) } catch where error.errno == ENOENT {
-                try Syscall.makeDirectories((path as NSString).deletingLastPathComponent)
-                fd = try Syscall.open(path, flags)
-            }
-        } catch { throw .folder(path: error.path, operation: error.call, errno: error.errno) }
+            spool = try BufferedFile(path, flags: O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, makingParents: true)
+        } catch { throw Self.failure(error) }
     }
 
     deinit {
         // Dropped without close (a shard that failed): nothing of it may reach the store.
-        if fd >= 0 {
-            Syscall.closeQuietly(fd)
+        if spool.isOpen {
+            spool.abandon()
             discard()
         }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(ObjectStoreError) {
-        guard fd >= 0 else { throw .streamClosed(location: store.location(of: key)) }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Self.bufferLimit { try flush() }
+        guard spool.isOpen else { throw .streamClosed(location: store.location(of: key)) }
+        do { try spool.write(bytes) } catch { throw Self.failure(error) }
+        queueFilledParts()
     }
 
     func close() throws(ObjectStoreError) {
-        guard fd >= 0 else { throw .streamClosed(location: store.location(of: key)) }
-        try flush()
-        do { try Syscall.close(fd, path: path) } catch {
+        guard spool.isOpen else { throw .streamClosed(location: store.location(of: key)) }
+        do { try spool.close() } catch {
             // The spool may not hold what was written: nothing of it may reach the store.
-            fd = -1
-            discard()
-            throw .folder(path: path, operation: error.call, errno: error.errno)
+            if !spool.isOpen { discard() }
+            throw Self.failure(error)
         }
-        fd = -1
+        queueFilledParts()
     }
 
-    /// Writes the buffer to the spool, then queues every part it completes.
-    private func flush() throws(ObjectStoreError) {
-        do { try Syscall.writeAll(fd, buffer, path: path) } catch {
-            throw .folder(path: path, operation: error.call, errno: error.errno)
-        }
-        flushed += Int64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
+    private static func failure(_ error: SystemError) -> ObjectStoreError {
+        .folder(path: error.path, operation: error.call, errno: error.errno)
+    }
+
+    /// Queues every part the spool now holds whole.
+    private func queueFilledParts() {
+        let flushed = spool.flushed
         while flushed >= Int64(partsQueued + 1) * partSize {
             queuePart(offset: Int64(partsQueued) * partSize, count: partSize)
             partsQueued += 1
@@ -114,6 +105,7 @@ final class S3ObjectWriter: ObjectWriter, @unchecked Sendable {
     /// After close: the last part and the completion, or one PUT for a stream smaller than a part. A
     /// failure names the object; the spool file goes either way.
     func complete() async throws(ObjectStoreError) -> Int64 {
+        let flushed = spool.flushed
         let tail = flushed - Int64(partsQueued) * partSize
         if partsQueued > 0, tail > 0 { queuePart(offset: Int64(partsQueued) * partSize, count: tail) }
         await upload.withLock { $0.chain }?.value
