@@ -5,8 +5,11 @@
 // output pixel the plain average of the input pixels of its rectangle, integer arithmetic); libjpeg
 // Q85 encode with default settings; written to DIR/NAME.jpg with fopen/fwrite/fclose. No SIMD of
 // its own, no threads. Files that are not JPEG count as failures.
+// With -d, only the decode, at libjpeg-turbo's fastest settings (the fast integer IDCT, no fancy
+// upsampling) and the same DCT reduction: no resize, no encode, nothing written. That is what any
+// service built on libjpeg-turbo pays at least for each JPEG it thumbnails.
 //
-// Usage: box-floor -o DIR [-s SIZE] FILE...   (SIZE: the longest edge, 256 unless given)
+// Usage: box-floor -o DIR [-s SIZE] [-d] FILE...   (SIZE: the longest edge, 256 unless given)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include <jpeglib.h>
 
 static const char *outdir;
+static int decode_only;
 
 // Box filter of 8-bit pixels with n channels, w x h -> tw x th (tw <= w, th <= h): output pixel
 // (x, y) averages input columns [x*w/tw, (x+1)*w/tw) and rows [y*h/th, (y+1)*h/th).
@@ -75,6 +79,7 @@ static int thumbnail(const unsigned char *d, size_t n, int target, const char *n
     if ((w + dn - 1) / dn >= tw && (h + dn - 1) / dn >= th) { ci.scale_denom = dn; break; }
   if (ci.num_components != 1 && ci.num_components != 3) { jpeg_destroy_decompress(&ci); return 1; }
   ci.out_color_space = ci.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  if (decode_only) { ci.dct_method = JDCT_IFAST; ci.do_fancy_upsampling = FALSE; }
   jpeg_start_decompress(&ci);
   size_t stride = (size_t)ci.output_width * ci.output_components;
   img = malloc(stride * ci.output_height);
@@ -82,6 +87,7 @@ static int thumbnail(const unsigned char *d, size_t n, int target, const char *n
   jpeg_finish_decompress(&ci);
   int ow = ci.output_width, oh = ci.output_height, ch = ci.output_components;
   jpeg_destroy_decompress(&ci);
+  if (decode_only) { free(img); return 0; }
   if (tw > ow) tw = ow;
   if (th > oh) th = oh;
   unsigned char *t = box(img, ow, oh, ch, tw, th);
@@ -91,11 +97,12 @@ static int thumbnail(const unsigned char *d, size_t n, int target, const char *n
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3 || strcmp(argv[1], "-o") != 0) { fprintf(stderr, "usage: box-floor -o DIR [-s SIZE] FILE...\n"); return 2; }
+  if (argc < 3 || strcmp(argv[1], "-o") != 0) { fprintf(stderr, "usage: box-floor -o DIR [-s SIZE] [-d] FILE...\n"); return 2; }
   outdir = argv[2];
   int first = 3, size = 256;
   if (argc > 4 && strcmp(argv[3], "-s") == 0) { size = atoi(argv[4]); first = 5; }
   if (size < 1) { fprintf(stderr, "box-floor: -s needs a positive size\n"); return 2; }
+  if (argc > first && strcmp(argv[first], "-d") == 0) { decode_only = 1; first++; }
   int fails = 0;
   for (int i = first; i < argc; i++) {
     FILE *f = fopen(argv[i], "rb"); if (!f) { fails++; continue; }

@@ -60,6 +60,8 @@ final class ExchangeState: @unchecked Sendable {
         var tries: Int
         var sentAt: UInt64 = 0
         var deadline: UInt64
+        /// Already counted as lost for the pace (``AnswerDelay``), before its timeout.
+        var suspected = false
     }
 
     private let servers: [DNSServer]
@@ -75,6 +77,7 @@ final class ExchangeState: @unchecked Sendable {
     private var pending: [Int: Pending] = [:]
     private var nextKey = 0
     private var rate: QueryRate
+    private var delay: AnswerDelay
     private var random = SystemRandomNumberGenerator()
 
     init(servers: [DNSServer], limits: DNSExchange.Limits) throws(DNSSetupError) {
@@ -82,6 +85,7 @@ final class ExchangeState: @unchecked Sendable {
         self.limits = limits
         rate = QueryRate(initial: limits.initialRate, minimum: limits.minimumRate, maximum: limits.maximumRate,
                          increasePerSecond: limits.increasePerSecond)
+        delay = AnswerDelay(floor: limits.lossSuspicionFloor)
         sockets = try DNSSockets(families: Set(servers.map(\.address.isIPv4)))
     }
 
@@ -121,12 +125,20 @@ final class ExchangeState: @unchecked Sendable {
         sockets.close()
     }
 
+    /// Tries past their timeout are asked again or end `.timedOut`; tries older than ``AnswerDelay`` expects
+    /// count as lost for the pace once, at once, while still waiting for their answer.
     private func expire(_ now: UInt64) {
-        for (key, p) in pending where p.deadline <= now {
-            pending[key] = nil
-            for id in p.ids { inFlight[id] = nil }
-            rate.lost(now, sentAt: p.sentAt)
-            if p.tries < limits.tryTimeouts.count { retries.append(p) } else { p.question.reply.resume(returning: .timedOut) }
+        let suspectAfter = delay.suspectAfter.map { UInt64($0 * 1e9) }
+        for (key, p) in pending {
+            if p.deadline <= now {
+                pending[key] = nil
+                for id in p.ids { inFlight[id] = nil }
+                if !p.suspected { rate.lost(now, sentAt: p.sentAt) }
+                if p.tries < limits.tryTimeouts.count { retries.append(p) } else { p.question.reply.resume(returning: .timedOut) }
+            } else if !p.suspected, let suspectAfter, now - p.sentAt >= suspectAfter {
+                pending[key]?.suspected = true
+                rate.lost(now, sentAt: p.sentAt)
+            }
         }
         counters.withLock { $0.decreases = rate.decreases }
     }
@@ -153,6 +165,7 @@ final class ExchangeState: @unchecked Sendable {
             // window would otherwise land at the same point of the next window, and be dropped again.
             let timeout = limits.tryTimeouts[p.tries - 1] * Double.random(in: 0.75...1.25, using: &random)
             p.sentAt = now
+            p.suspected = false
             p.deadline = now + UInt64(timeout * 1e9)
             let key = nextKey
             nextKey += 1
@@ -167,7 +180,11 @@ final class ExchangeState: @unchecked Sendable {
 
     private func pollTimeout(_ now: UInt64) -> Int32 {
         var next = UInt64.max
-        for p in pending.values { next = min(next, p.deadline) }
+        let suspectAfter = delay.suspectAfter.map { UInt64($0 * 1e9) }
+        for p in pending.values {
+            next = min(next, p.deadline)
+            if !p.suspected, let suspectAfter { next = min(next, p.sentAt + suspectAfter) }
+        }
         if pending.count < limits.maxInFlight, !retries.isEmpty || queueHead < queue.count {
             next = min(next, now + rate.wait(now))
         }
@@ -183,7 +200,9 @@ final class ExchangeState: @unchecked Sendable {
               message.questionType == p.question.type.rawValue else { return }
         pending[key] = nil
         for id in p.ids { inFlight[id] = nil }
-        rate.answered(Self.now())
+        let now = Self.now()
+        if p.ids.count == 1 { delay.answered(after: Double(now - p.sentAt) / 1e9) }
+        rate.answered(now)
         if message.truncated {
             counters.withLock { $0.sent += 1 }
             let question = p.question

@@ -11,6 +11,8 @@ public struct DNSPacing: Sendable {
     public var maximumRate: Double = 20_000
     /// Questions a second added each second once a loss was seen.
     public var increasePerSecond: Double = 20
+    /// The least time before an unanswered try counts as a loss for the pace (``AnswerDelay``).
+    public var lossSuspicionFloor: Double = 0.25
     public init() {}
 }
 

@@ -55,6 +55,22 @@ import Testing
         #expect(cache.lookup(key(999), now: 61_000_000_006) == nil, "expired after its seconds")
     }
 
+    @Test func aTryCountsAsLostOnceItIsLaterThanTheAnswersUsuallyAre() {
+        var delay = AnswerDelay(floor: 0.25)
+        #expect(delay.suspectAfter == nil, "before any answer only the try's timeout tells")
+        for _ in 0..<50 { delay.answered(after: 0.001) }
+        #expect(delay.suspectAfter == 0.25, "a resolver that answers in a millisecond: the floor")
+        // Answers from an upstream that recurses: 100-900 ms, varied. RFC 6298 by hand for the first two:
+        // 0.5 (deviation 0.25), then deviation 0.75 x 0.25 + 0.25 x |0.5 - 0.1| = 0.2875, mean 0.45.
+        var slow = AnswerDelay(floor: 0.25)
+        slow.answered(after: 0.5)
+        slow.answered(after: 0.1)
+        #expect(abs(slow.smoothed! - 0.45) < 1e-9 && abs(slow.deviation - 0.2875) < 1e-9)
+        #expect(abs(slow.suspectAfter! - (0.45 + 4 * 0.2875)) < 1e-9)
+        for i in 0..<200 { slow.answered(after: [0.1, 0.9, 0.5, 0.3][i % 4]) }
+        #expect(slow.suspectAfter! > 0.9, "a varied delay waits past its slowest usual answers")
+    }
+
     @Test func serversAreNamedByAddressAndPort() {
         #expect(DNSServer("127.0.0.53")?.description == "127.0.0.53:53")
         #expect(DNSServer("10.0.0.2:5353")?.description == "10.0.0.2:5353")
