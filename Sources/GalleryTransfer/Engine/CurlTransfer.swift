@@ -55,6 +55,7 @@ final class CurlTransfer: @unchecked Sendable {
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_FOLLOWLOCATION, spec.followRedirects ? 1 : 0)
         if !spec.resolveEntries.isEmpty { try easy.setResolve(spec.resolveEntries) }
+        if spec.addressesFromResolver { try easy.set(CURLOPT_DNS_CACHE_TIMEOUT, -1) }
         try easy.set(CURLOPT_MAXREDIRS, spec.maxRedirects)
         try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // "" = every encoding libcurl supports; the write callback then sees decoded bytes, so the cap

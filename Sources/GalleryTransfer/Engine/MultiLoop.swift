@@ -18,7 +18,6 @@ final class MultiLoop: Sendable {
     /// `@unchecked Sendable`: raw pointers, guarded by the single-thread rule above rather than a lock.
     private struct Handles: @unchecked Sendable {
         let multi: UnsafeMutableRawPointer
-        let share: UnsafeMutableRawPointer
     }
 
     private let state = Locked(State())
@@ -37,16 +36,9 @@ final class MultiLoop: Sendable {
         _ = fg_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
         // Several streams over one connection where the server offers HTTP/2.
         _ = fg_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
-        // A shared DNS cache. No lock callbacks are set because only the loop thread uses it; easy handles
-        // are detached from it (on this thread) before they leave the loop.
-        let share = curl_share_init()!
-        _ = fg_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
-        handles = Handles(multi: multi, share: share)
+        handles = Handles(multi: multi)
         NamedThread.start(name) { [self] in run() }
     }
-
-    /// The share handle to attach to new easy handles (setting it does not touch the share's data).
-    var share: UnsafeMutableRawPointer { handles.share }
 
     /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.
     func submit(_ transfer: CurlTransfer) {
@@ -82,6 +74,16 @@ final class MultiLoop: Sendable {
     private func run() {
         let multi = handles.multi
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        // The DNS cache, shared by the loop's transfers (``DNSShares``). No lock callbacks are set because only
+        // the loop thread uses it; easy handles are detached from it (on this thread) before they leave.
+        var shares = DNSShares(transfersPerShare: Self.transfersPerShare)
+        var shareOf: [UnsafeMutableRawPointer: DNSShares.Share] = [:]
+        // Detaching from the share here keeps every share access on this thread, even when the easy handle
+        // is later freed by another thread.
+        func detach(_ t: CurlTransfer) {
+            _ = fg_easy_setopt_share(t.easy.raw, nil)
+            if let share = shareOf.removeValue(forKey: t.easy.raw) { shares.release(share) }
+        }
         while true {
             let (incoming, stopping) = state.withLock { s in
                 defer { s.pending = [] }
@@ -97,7 +99,9 @@ final class MultiLoop: Sendable {
                 break
             }
             for t in incoming {
-                if (try? t.easy.set(share: handles.share)) == nil || curl_multi_add_handle(multi, t.easy.raw) != CURLM_OK {
+                let share = shares.take()
+                shareOf[t.easy.raw] = share
+                if (try? t.easy.set(share: share)) == nil || curl_multi_add_handle(multi, t.easy.raw) != CURLM_OK {
                     detach(t)
                     t.finish(CURLE_FAILED_INIT)
                 } else {
@@ -129,12 +133,10 @@ final class MultiLoop: Sendable {
             curl_multi_poll(multi, nil, 0, active.isEmpty ? 1000 : 250, nil)
         }
         curl_multi_cleanup(multi)
-        curl_share_cleanup(handles.share)
+        shares.freeAll()
     }
 
-    /// Detaching from the share here keeps every share access on this thread, even when the easy handle
-    /// is later freed by another thread.
-    private func detach(_ t: CurlTransfer) {
-        _ = fg_easy_setopt_share(t.easy.raw, nil)
-    }
+    /// Transfers given one DNS share before the next gets a fresh one: the cache then holds at most the
+    /// hosts of about two such runs of transfers (a few MB).
+    static let transfersPerShare = 8192
 }

@@ -16,6 +16,7 @@ extension TransferEngine {
         let started = Date()
         var spec = first
         spec.followRedirects = false
+        spec.addressesFromResolver = true
         var hops = 0
         var origin: AddressClass?
         while true {

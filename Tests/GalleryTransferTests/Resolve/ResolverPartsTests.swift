@@ -82,3 +82,30 @@ import Testing
         #expect(DNSMessage.isValidName("a-b.example") && !DNSMessage.isValidName("a..b") && !DNSMessage.isValidName(String(repeating: "a", count: 64)))
     }
 }
+
+/// libcurl's DNS cache turned over every N transfers: an old share is freed once its last transfer ended.
+@Suite struct DNSSharesTests {
+    @Test func aShareIsFreedOnceItsLastTransferEndedAndANewOneTakesOver() {
+        var shares = DNSShares(transfersPerShare: 2)
+        let a = shares.take(), b = shares.take()
+        #expect(a == b && shares.made == 1)
+        let c = shares.take()
+        #expect(c != a && shares.made == 2, "the third transfer gets a fresh share")
+        #expect(shares.freed == 0, "the old share still has two transfers")
+        shares.release(a)
+        #expect(shares.freed == 0)
+        shares.release(b)
+        #expect(shares.freed == 1, "freed with its last transfer")
+        shares.release(c)
+        #expect(shares.freed == 1, "the current share stays, even unused")
+        let d = shares.take()
+        #expect(d == c)
+        shares.release(d)
+        // A share retired with no transfer left on it is freed at once.
+        _ = shares.take()
+        let e = shares.take()
+        shares.release(e)
+        #expect(shares.made == 3 && shares.freed == 2, "the retired share had no transfer left: freed at once")
+        shares.freeAll()
+    }
+}
