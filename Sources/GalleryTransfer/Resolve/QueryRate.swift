@@ -80,8 +80,8 @@ struct QueryRate {
         answerTimes.append(now)
         rate = min(maximum, rate + (slowStart ? 1 : growth / rate))
         // Never more than half again (before the first loss) or a fifth above (after it) what the resolver
-        // answered in the last second: losses show a second late (a try's timeout), and growing blind for
-        // that second would overshoot a hard limit by far.
+        // answered in the last second: losses show late (a quarter second at least, ``AnswerDelay``), and
+        // growing blind for that time would overshoot a hard limit by far.
         rate = min(rate, max(initial, (slowStart ? 1.5 : 1.2) * answeredLastSecond(now)))
         evaluate(now)
     }
