@@ -12,7 +12,9 @@ import GallerySync
 ///   file that is not JSON is recorded for the run's report.
 /// Callers for an origin whose files are being fetched wait for that one fetch. A finished fetch is kept as
 /// its value, not as its task: a finished task still holds the memory its awaits used (about 37 KB an origin
-/// here, 185 MB over 5,000 hosts), which the cache would keep for every origin of the run.
+/// here, 185 MB over 5,000 hosts), which the cache would keep for every origin of the run. At most
+/// `capacity` origins are kept (100,000 by default, a few hundred bytes each), the longest kept going first:
+/// an origin seen again after that has its files asked for again.
 public final class OriginConsentCache: Sendable {
     private enum Entry {
         case fetching(Task<OriginConsent, Never>)
@@ -24,7 +26,30 @@ public final class OriginConsentCache: Sendable {
     let wantsTDMRep: Bool
     let maxAge: Duration
     let clock = ContinuousClock()
-    private let entries = Locked<[String: (entry: Entry, at: ContinuousClock.Instant)]>([:])
+    /// The origins kept, and the order they were fetched in (from `head` on) for dropping the oldest.
+    private struct Kept {
+        var table: [String: (entry: Entry, at: ContinuousClock.Instant)] = [:]
+        var order: [(origin: String, at: ContinuousClock.Instant)] = []
+        var head = 0
+
+        /// Drops the origins kept longest until at most `capacity` are left (an origin fetched again has a
+        /// newer place in `order`; its older place is passed over).
+        mutating func trim(to capacity: Int) {
+            while table.count > capacity, head < order.count {
+                let (origin, at) = order[head]
+                head += 1
+                if table[origin]?.at == at { table[origin] = nil }
+            }
+            // Places that no longer name a kept origin (dropped, or fetched again) are compacted away.
+            if order.count - head > 2 * capacity + 1024 || head > 4096 && head * 2 > order.count {
+                let table = table
+                order = order[head...].filter { table[$0.origin]?.at == $0.at }
+                head = 0
+            }
+        }
+    }
+    private let entries = Locked(Kept())
+    let capacity: Int
     private let counts = Locked<(robots: Int, tdmrep: Int, unreadable: [String])>((0, 0, []))
 
     /// The bytes of a robots.txt asked for (RFC 9309 asks for at least 500 KiB to be parsed) and the
@@ -32,8 +57,10 @@ public final class OriginConsentCache: Sendable {
     static let robotsRange = RobotsTxt.parsedLimit
     static let maxBody: Int64 = 16 << 20
 
-    public init(engine: TransferEngine, policy: OptOutPolicy, maxAge: Duration = .seconds(24 * 3600)) {
+    public init(engine: TransferEngine, policy: OptOutPolicy, maxAge: Duration = .seconds(24 * 3600),
+                capacity: Int = 100_000) {
         self.engine = engine
+        self.capacity = max(1, capacity)
         wantsRobots = !policy.ignored.isSuperset(of: [.robotsTxt, .contentSignal, .contentUsage])
         wantsTDMRep = !policy.ignored.contains(.tdmRep)
         self.maxAge = maxAge
@@ -43,7 +70,7 @@ public final class OriginConsentCache: Sendable {
     public var requestCounts: (robots: Int, tdmrep: Int) { counts.withLock { ($0.robots, $0.tdmrep) } }
     /// Origins whose files are being fetched now (the rest are kept as values).
     var fetchingCount: Int {
-        entries.withLock { table in table.values.filter { if case .fetching = $0.entry { true } else { false } }.count }
+        entries.withLock { s in s.table.values.filter { if case .fetching = $0.entry { true } else { false } }.count }
     }
     /// The tdmrep.json files that could not be read, with why (`http://host/.well-known/tdmrep.json: not JSON`).
     public var unreadableFiles: [String] { counts.withLock { $0.unreadable } }
@@ -52,10 +79,12 @@ public final class OriginConsentCache: Sendable {
     public func consent(for url: String) async -> OriginConsent {
         guard let (origin, _) = Self.split(url) else { return OriginConsent() }
         let now = clock.now
-        let found: Entry = entries.withLock { table in
-            if let (entry, at) = table[origin], at.duration(to: now) < maxAge { return entry }
+        let found: Entry = entries.withLock { s in
+            if let (entry, at) = s.table[origin], at.duration(to: now) < maxAge { return entry }
             let task = Task { await self.fetch(origin) }
-            table[origin] = (.fetching(task), now)
+            s.table[origin] = (.fetching(task), now)
+            s.order.append((origin, now))
+            s.trim(to: capacity)
             return .fetching(task)
         }
         let task: Task<OriginConsent, Never>
@@ -64,10 +93,10 @@ public final class OriginConsentCache: Sendable {
         case .fetching(let running): task = running
         }
         let consent = await task.value
-        entries.withLock { table in
-            guard let (entry, at) = table[origin], case .fetching(let current) = entry, current == task else { return }
+        entries.withLock { s in
+            guard let (entry, at) = s.table[origin], case .fetching(let current) = entry, current == task else { return }
             // Not kept when nothing was asked (a name that did not resolve): a later URL asks again.
-            table[origin] = consent.notAsked == nil ? (.known(consent), at) : nil
+            s.table[origin] = consent.notAsked == nil ? (.known(consent), at) : nil
         }
         return consent
     }

@@ -45,6 +45,24 @@ struct ConsentOriginCacheTests {
         #expect(cache.requestCounts == (1, 1), "the kept value answers")
     }
 
+    @Test func atMostCapacityOriginsAreKeptTheOldestGoingFirst() async throws {
+        let servers = try (0..<3).map { _ in try FaultServer() }
+        for server in servers { server.route("/robots.txt") { _, _ in .status(200, text: "User-agent: *\nDisallow: /private/\n") } }
+        let cache = OriginConsentCache(engine: Kit.engine(), policy: policy, capacity: 2)
+        for server in servers { _ = await cache.consent(for: server.url("/a.jpg")) }
+        #expect(cache.requestCounts.robots == 3)
+        // The last two are kept; the first went when the third came, and is asked for again.
+        _ = await cache.consent(for: servers[2].url("/b.jpg"))
+        _ = await cache.consent(for: servers[1].url("/b.jpg"))
+        #expect(cache.requestCounts.robots == 3, "the two kept answer")
+        let again = await cache.consent(for: servers[0].url("/private/b.jpg"))
+        #expect(cache.requestCounts.robots == 4 && servers[0].requests(path: "/robots.txt").count == 2)
+        #expect(policy.beforeRequest(path: "/private/b.jpg", origin: again)?.detail == "robots.txt Disallow: /private/")
+        // Asking for the first again dropped the oldest kept now, the second server's.
+        _ = await cache.consent(for: servers[1].url("/c.jpg"))
+        #expect(cache.requestCounts.robots == 5)
+    }
+
     @Test func aMissingFileAllowsAServerErrorDisallows() async throws {
         let server = try FaultServer()
         server.route("/robots.txt") { _, _ in .status(404, text: "no") }
