@@ -1,7 +1,7 @@
 /// How the resolver paces its questions (see ``QueryRate``): the defaults suit a resolver on this machine
 /// or the local network.
 public struct DNSPacing: Sendable {
-    /// Questions outstanding at once.
+    /// Questions outstanding at once on their first try (later tries are only paced).
     public var maxInFlight = 64
     /// Seconds to wait for each try; their count is the tries, their sum bounds a question (7 s).
     public var tryTimeouts: [Double] = [1, 2, 4]

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import GalleryTestSupport
 import Testing
 @testable import GalleryTransfer
@@ -38,6 +39,41 @@ import Testing
         #expect(dropped <= 32, "\(dropped) of \(asked) questions dropped in \(seconds) s")
         #expect(asked <= 380, "\(asked) questions for 300")
         #expect(resolver.statistics.rateDecreases >= 1, "the pace was cut when answers stopped coming")
+    }
+
+    @Test func namesTheResolverNeverAnswersDoNotHoldTheOthersBack() async throws {
+        let dns = try TestDNSServer()
+        let silent = (0..<4).map { "silent\($0).test" }, good = (0..<10).map { "good\($0).test" }
+        for name in silent { dns.set(name, .silent) }
+        for name in good { dns.set(name, .address(v4: ["127.0.0.1"], ttl: 300)) }
+        var pacing = DNSPacing()
+        pacing.maxInFlight = 4
+        let resolver = try ForwardingResolver(servers: [DNSServer(dns.address)!], pacing: pacing)
+        let ended = Locked<[String]>([])
+        await Kit.offPool {
+            await withTaskGroup(of: Void.self) { group in
+                for name in silent {
+                    group.addTask {
+                        _ = await resolver.resolve(name)
+                        ended.withLock { $0.append(name) }
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(100))  // the silent names' questions go first
+                for name in good {
+                    group.addTask {
+                        if case .success = await resolver.resolve(name) { ended.withLock { $0.append(name) } }
+                    }
+                }
+            }
+        }
+        // The silent names' questions take all 4 places on their first try; once that try has timed out
+        // (about a second), their later tries no longer count against the bound, so the other names are
+        // asked and answered while the silent ones are still being tried (7 s in all). When every try
+        // counted, the good names waited for the silent names' last tries to end.
+        let order = ended.withLock { $0 }
+        #expect(order.count == silent.count + good.count, "\(order)")
+        let firstSilent = order.firstIndex { $0.hasPrefix("silent") } ?? order.count
+        #expect(order.prefix(firstSilent).count == good.count, "good names ended after a silent one: \(order)")
     }
 
     @Test func aHostWhoseNameDoesNotResolveIsNotOptedOut() async throws {
