@@ -14,12 +14,13 @@ import GallerySystem
 /// - `NNNNN.idx` per tar, line for line what DALI's `wds2idx` writes (`v1.2 N`, then per sample
 ///   `ext offset size name` for each member); none for a shard without samples, which wds2idx refuses.
 ///
-/// Every shard with a `_stats.json` and a tar counts, whichever run or `--shard K/N` process wrote it: in a folder
-/// each update lists the folder under an exclusive lock (``lockName``), reads the tars it has not seen, and
-/// replaces each index whole (written, then renamed), so the last process to update leaves every finished shard
-/// listed. In a store (``folder`` nil) nothing is read back: a tar's MD5 and members are taken as it is written
-/// (``IndexingSink``), each `.idx` goes up as its shard finishes and the JSON indexes when the run ends, each file
-/// in one PUT; the shards of earlier runs come from the store's `shardindex.json` as the run found it (``adopt(_:)``).
+/// Every shard with a `_stats.json` and a tar counts, whichever run or `--shard K/N` process wrote it. A tar's MD5
+/// and members are taken as this process writes it (``IndexingSink``), so its own tars are not read back. In a
+/// folder each update lists the folder under an exclusive lock (``lockName``), reads the tars it has not seen (another
+/// process's, or one changed since it was written), and replaces each index whole (written, then renamed), so the
+/// last process to update leaves every finished shard listed. In a store (``folder`` nil) nothing is read back: each
+/// `.idx` goes up as its shard finishes and the JSON indexes when the run ends, each file in one PUT; the shards of
+/// earlier runs come from the store's `shardindex.json` as the run found it (``adopt(_:)``).
 final class ShardIndexes: Sendable {
     /// The dataset's local folder; nil for a store.
     let folder: String?
@@ -28,7 +29,7 @@ final class ShardIndexes: Sendable {
     let sink: any DatasetSink
     let known = Locked([String: Entry]())
     let format: DatasetOutputFormat
-    /// The `.idx` texts of tars written to a store, until their shard's update writes them.
+    /// The `.idx` texts of tars this process wrote, until their shard's update writes them.
     private let pendingIdx = Locked([String: String?]())
     /// The file each process of a folder's run locks while it updates the indexes.
     static let lockName = ".shard-indexes.lock"
@@ -85,6 +86,13 @@ final class ShardIndexes: Sendable {
                     let path = folder + "/" + name
                     guard let status = Syscall.regularFileStatus(path) else { continue }
                     let size = Int(status.st_size), modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+                    // Indexed as it was written, and unchanged since: not read back.
+                    if let idx = pendingIdx.withLock({ $0.removeValue(forKey: name) }), let entry = known[name],
+                       entry.fileSize == size, entry.modified == modified {
+                        if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
+                        entries.append((name, entry))
+                        continue
+                    }
                     if let entry = known[name], entry.fileSize == size, entry.modified == modified, finished.map({ $0 + ".tar" != name }) ?? true {
                         entries.append((name, entry))
                         continue
@@ -106,11 +114,16 @@ final class ShardIndexes: Sendable {
         }
     }
 
-    /// A tar written to a store (``IndexingSink``): its entry and `.idx`, for the next update. `members` nil: not a
-    /// tar the walker could read.
+    /// A tar this process wrote (``IndexingSink``): its entry and `.idx`, for the next update; in a folder with the
+    /// file's size and time as it was closed, which that update checks. `members` nil: not a tar the walker could read.
     func wrote(_ tar: String, size: Int, md5: String, members: [TarMembers.Member]?) {
         guard let members else { return }
-        let (entry, idx) = Self.entry(members, size: size, md5: md5, modified: [])
+        var modified: [Int] = []
+        if let folder {
+            guard let status = Syscall.regularFileStatus(folder + "/" + tar), Int(status.st_size) == size else { return }
+            modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+        }
+        let (entry, idx) = Self.entry(members, size: size, md5: md5, modified: modified)
         known.withLock { $0[tar] = entry }
         pendingIdx.withLock { $0[tar] = idx }
     }
