@@ -204,27 +204,41 @@ final class ShardIndexes: Sendable {
     /// A tar's entry and wds2idx index (nil when it holds no file) from its members.
     static func entry(_ members: [TarMembers.Member], size: Int, md5: String, modified: [Int]) -> (Entry, String?) {
         // wds2idx's bundles: consecutive members with the same base name (up to the first dot).
-        var bundles: [[TarMembers.Member]] = []
-        var last: String?
+        var bundles: [[(member: TarMembers.Member, ext: Substring)]] = []
+        var last: Substring?
         for member in members {
-            let base = member.name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-            let dot = base.firstIndex(of: ".") ?? base.endIndex
-            let stem = String(member.name.dropLast(base.distance(from: dot, to: base.endIndex)))
+            let (stem, ext) = stemAndExtension(member.name)
             if stem.isEmpty || stem.hasSuffix("/") { continue }
-            if stem == last { bundles[bundles.count - 1].append(member) } else { bundles.append([member]); last = stem }
+            if stem == last { bundles[bundles.count - 1].append((member, ext)) } else { bundles.append([(member, ext)]); last = stem }
         }
         var idx: String?
         if !bundles.isEmpty {
             var text = "v1.2 \(bundles.count)\n"
             for bundle in bundles {
-                text += bundle.map { member in
-                    let base = member.name.split(separator: "/").last.map(String.init) ?? member.name
-                    let ext = base.firstIndex(of: ".").map { String(base[base.index(after: $0)...]) } ?? ""
-                    return "\(ext) \(member.offset) \(member.size) \(member.name)"
-                }.joined(separator: " ") + "\n"
+                for (k, item) in bundle.enumerated() {
+                    if k > 0 { text += " " }
+                    text += item.ext
+                    text += " \(item.member.offset) \(item.member.size) "
+                    text += item.member.name
+                }
+                text += "\n"
             }
             idx = text
         }
         return (Entry(samples: bundles.count, fileSize: size, md5: md5, modified: modified), idx)
+    }
+
+    /// A member's stem (its path up to the first dot of its last component) and extension (what follows that dot;
+    /// empty without one), as wds2idx splits them. An ASCII name is split on its bytes; another on its characters.
+    static func stemAndExtension(_ name: String) -> (stem: Substring, ext: Substring) {
+        let utf8 = name.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let slash = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+            guard let dot = utf8[slash...].firstIndex(of: UInt8(ascii: ".")) else { return (name[...], "") }
+            return (name[..<dot], name[utf8.index(after: dot)...])
+        }
+        let base = name.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = base.firstIndex(of: ".") else { return (name[...], "") }
+        return (name.dropLast(base.distance(from: dot, to: base.endIndex)), base[base.index(after: dot)...])
     }
 }
