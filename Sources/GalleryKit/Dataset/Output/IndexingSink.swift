@@ -3,7 +3,7 @@ import GallerySync
 
 /// A sink that passes every file on to `base` and, for a shard's tar (`NNNNN.tar`), feeds its bytes on the way to
 /// an MD5 and the tar header walker, handing the result to ``ShardIndexes/wrote(_:size:md5:members:)`` when the
-/// tar closes: a store's tars are indexed without being read back.
+/// tar closes: the tars a run writes, to a folder or a store, are indexed without being read back.
 struct IndexingSink: DatasetSink {
     let base: any DatasetSink
     let indexes: ShardIndexes
