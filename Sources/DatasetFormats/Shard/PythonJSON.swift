@@ -75,6 +75,12 @@ enum PythonJSON {
 
     static func string(_ text: String, into out: inout String) {
         out += "\""
+        // Most text (keys, URLs, hex digests) is printable ASCII without a quote or backslash: copied whole.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != 0x22 && $0 != 0x5C }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -14,10 +14,10 @@ extension DatasetRun {
         }
     }
 
-    /// Where the shard writers write: the sink, through ``IndexingSink`` for a store's webdataset (its tars are
-    /// indexed as they are written, not read back).
+    /// Where the shard writers write: the sink, through ``IndexingSink`` for a webdataset (its tars are indexed as
+    /// they are written, not read back).
     var shardSink: any DatasetSink {
-        guard localFolder == nil, options.outputFormat == .webdataset, let indexes = shardIndexes else { return sink }
+        guard options.outputFormat == .webdataset, let indexes = shardIndexes else { return sink }
         return IndexingSink(base: sink, indexes: indexes)
     }
 

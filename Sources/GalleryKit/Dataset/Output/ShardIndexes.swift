@@ -14,12 +14,13 @@ import GallerySystem
 /// - `NNNNN.idx` per tar, line for line what DALI's `wds2idx` writes (`v1.2 N`, then per sample
 ///   `ext offset size name` for each member); none for a shard without samples, which wds2idx refuses.
 ///
-/// Every shard with a `_stats.json` and a tar counts, whichever run or `--shard K/N` process wrote it: in a folder
-/// each update lists the folder under an exclusive lock (``lockName``), reads the tars it has not seen, and
-/// replaces each index whole (written, then renamed), so the last process to update leaves every finished shard
-/// listed. In a store (``folder`` nil) nothing is read back: a tar's MD5 and members are taken as it is written
-/// (``IndexingSink``), each `.idx` goes up as its shard finishes and the JSON indexes when the run ends, each file
-/// in one PUT; the shards of earlier runs come from the store's `shardindex.json` as the run found it (``adopt(_:)``).
+/// Every shard with a `_stats.json` and a tar counts, whichever run or `--shard K/N` process wrote it. A tar's MD5
+/// and members are taken as this process writes it (``IndexingSink``), so its own tars are not read back. In a
+/// folder each update lists the folder under an exclusive lock (``lockName``), reads the tars it has not seen (another
+/// process's, or one changed since it was written), and replaces each index whole (written, then renamed), so the
+/// last process to update leaves every finished shard listed. In a store (``folder`` nil) nothing is read back: each
+/// `.idx` goes up as its shard finishes and the JSON indexes when the run ends, each file in one PUT; the shards of
+/// earlier runs come from the store's `shardindex.json` as the run found it (``adopt(_:)``).
 final class ShardIndexes: Sendable {
     /// The dataset's local folder; nil for a store.
     let folder: String?
@@ -28,7 +29,7 @@ final class ShardIndexes: Sendable {
     let sink: any DatasetSink
     let known = Locked([String: Entry]())
     let format: DatasetOutputFormat
-    /// The `.idx` texts of tars written to a store, until their shard's update writes them.
+    /// The `.idx` texts of tars this process wrote, until their shard's update writes them.
     private let pendingIdx = Locked([String: String?]())
     /// The file each process of a folder's run locks while it updates the indexes.
     static let lockName = ".shard-indexes.lock"
@@ -85,6 +86,13 @@ final class ShardIndexes: Sendable {
                     let path = folder + "/" + name
                     guard let status = Syscall.regularFileStatus(path) else { continue }
                     let size = Int(status.st_size), modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+                    // Indexed as it was written, and unchanged since: not read back.
+                    if let idx = pendingIdx.withLock({ $0.removeValue(forKey: name) }), let entry = known[name],
+                       entry.fileSize == size, entry.modified == modified {
+                        if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
+                        entries.append((name, entry))
+                        continue
+                    }
                     if let entry = known[name], entry.fileSize == size, entry.modified == modified, finished.map({ $0 + ".tar" != name }) ?? true {
                         entries.append((name, entry))
                         continue
@@ -106,11 +114,16 @@ final class ShardIndexes: Sendable {
         }
     }
 
-    /// A tar written to a store (``IndexingSink``): its entry and `.idx`, for the next update. `members` nil: not a
-    /// tar the walker could read.
+    /// A tar this process wrote (``IndexingSink``): its entry and `.idx`, for the next update; in a folder with the
+    /// file's size and time as it was closed, which that update checks. `members` nil: not a tar the walker could read.
     func wrote(_ tar: String, size: Int, md5: String, members: [TarMembers.Member]?) {
         guard let members else { return }
-        let (entry, idx) = Self.entry(members, size: size, md5: md5, modified: [])
+        var modified: [Int] = []
+        if let folder {
+            guard let status = Syscall.regularFileStatus(folder + "/" + tar), Int(status.st_size) == size else { return }
+            modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+        }
+        let (entry, idx) = Self.entry(members, size: size, md5: md5, modified: modified)
         known.withLock { $0[tar] = entry }
         pendingIdx.withLock { $0[tar] = idx }
     }
@@ -191,27 +204,41 @@ final class ShardIndexes: Sendable {
     /// A tar's entry and wds2idx index (nil when it holds no file) from its members.
     static func entry(_ members: [TarMembers.Member], size: Int, md5: String, modified: [Int]) -> (Entry, String?) {
         // wds2idx's bundles: consecutive members with the same base name (up to the first dot).
-        var bundles: [[TarMembers.Member]] = []
-        var last: String?
+        var bundles: [[(member: TarMembers.Member, ext: Substring)]] = []
+        var last: Substring?
         for member in members {
-            let base = member.name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-            let dot = base.firstIndex(of: ".") ?? base.endIndex
-            let stem = String(member.name.dropLast(base.distance(from: dot, to: base.endIndex)))
+            let (stem, ext) = stemAndExtension(member.name)
             if stem.isEmpty || stem.hasSuffix("/") { continue }
-            if stem == last { bundles[bundles.count - 1].append(member) } else { bundles.append([member]); last = stem }
+            if stem == last { bundles[bundles.count - 1].append((member, ext)) } else { bundles.append([(member, ext)]); last = stem }
         }
         var idx: String?
         if !bundles.isEmpty {
             var text = "v1.2 \(bundles.count)\n"
             for bundle in bundles {
-                text += bundle.map { member in
-                    let base = member.name.split(separator: "/").last.map(String.init) ?? member.name
-                    let ext = base.firstIndex(of: ".").map { String(base[base.index(after: $0)...]) } ?? ""
-                    return "\(ext) \(member.offset) \(member.size) \(member.name)"
-                }.joined(separator: " ") + "\n"
+                for (k, item) in bundle.enumerated() {
+                    if k > 0 { text += " " }
+                    text += item.ext
+                    text += " \(item.member.offset) \(item.member.size) "
+                    text += item.member.name
+                }
+                text += "\n"
             }
             idx = text
         }
         return (Entry(samples: bundles.count, fileSize: size, md5: md5, modified: modified), idx)
+    }
+
+    /// A member's stem (its path up to the first dot of its last component) and extension (what follows that dot;
+    /// empty without one), as wds2idx splits them. An ASCII name is split on its bytes; another on its characters.
+    static func stemAndExtension(_ name: String) -> (stem: Substring, ext: Substring) {
+        let utf8 = name.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let slash = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+            guard let dot = utf8[slash...].firstIndex(of: UInt8(ascii: ".")) else { return (name[...], "") }
+            return (name[..<dot], name[utf8.index(after: dot)...])
+        }
+        let base = name.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = base.firstIndex(of: ".") else { return (name[...], "") }
+        return (name.dropLast(base.distance(from: dot, to: base.endIndex)), base[base.index(after: dot)...])
     }
 }

@@ -31,10 +31,14 @@ struct OldSample {
         var fields: [String: InputValue] = [:]
         if let json {
             let bytes = try json()
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                throw .unreadableInput(path: file, reason: "\(key).json is not a JSON object")
+            if let flat = FlatJSON.object(bytes) {
+                fields = flat
+            } else {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                    throw .unreadableInput(path: file, reason: "\(key).json is not a JSON object")
+                }
+                for (name, value) in object { fields[name] = Self.value(value) }
             }
-            for (name, value) in object { fields[name] = Self.value(value) }
         }
         if fields["caption"] == nil, let caption { fields["caption"] = .string(String(decoding: try caption(), as: UTF8.self)) }
         if fields["url"] == nil { fields["url"] = .null }
