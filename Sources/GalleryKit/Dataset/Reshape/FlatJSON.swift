@@ -65,17 +65,10 @@ enum FlatJSON {
                 case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
                 case UInt8(ascii: "\\"):
                     guard i < bytes.count else { return nil }
-                    let escaped = bytes[i]
+                    // A `\u` escape is left to JSONSerialization.
+                    guard let unescaped = JSONScan.unescaped(bytes[i]) else { return nil }
                     i += 1
-                    switch escaped {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    default: return nil
-                    }
+                    out.append(unescaped)
                 case 0x20..<0x80: out.append(byte)
                 default: return nil
                 }

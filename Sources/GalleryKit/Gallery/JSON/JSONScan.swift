@@ -92,19 +92,13 @@ struct JSONScan {
                 guard position < bytes.count else { return nil }
                 let escape = bytes[position]
                 position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
-                    // Surrogates (pairs or lone) are left to the decoder.
-                    guard let value = hex4(), !(0xD800...0xDFFF).contains(value),
+                if let byte = Self.unescaped(escape) {
+                    utf8.append(byte)
+                } else {
+                    // `\u`; surrogates (pairs or lone) are left to the decoder.
+                    guard escape == UInt8(ascii: "u"), let value = hex4(), !(0xD800...0xDFFF).contains(value),
                           let scalar = Unicode.Scalar(value) else { return nil }
                     utf8.append(contentsOf: String(Character(scalar)).utf8)
-                default: return nil
                 }
             default:
                 if byte < 0x20 { return nil }
@@ -112,6 +106,20 @@ struct JSONScan {
             }
         }
         return nil
+    }
+
+    /// The byte a one-letter escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`); nil for
+    /// `\u` and anything else.
+    static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
     }
 
     private mutating func hex4() -> UInt32? {
