@@ -141,9 +141,7 @@ final class ExchangeState: @unchecked Sendable {
         let suspectAfter = delay.suspectAfter.map { UInt64($0 * 1e9) }
         for (key, p) in pending {
             if p.deadline <= now {
-                pending[key] = nil
-                for id in p.ids { inFlight[id] = nil }
-                if p.tries == 1 { firstTries -= 1 }
+                remove(key, p)
                 if !p.suspected, p.tries == 1 { rate.lost(now, sentAt: p.sentAt) }
                 if p.tries < limits.tryTimeouts.count { retries.append(p) } else { p.question.reply.resume(returning: .timedOut) }
             } else if !p.suspected, p.tries == 1, let suspectAfter, now - p.sentAt >= suspectAfter {
@@ -154,8 +152,21 @@ final class ExchangeState: @unchecked Sendable {
         counters.withLock { $0.decreases = rate.decreases }
     }
 
+    /// A question is waiting to be asked again, or a new one is queued and the first tries leave it room.
+    private var hasRoomToSend: Bool {
+        !retries.isEmpty || queueHead < queue.count && firstTries < limits.maxInFlight
+    }
+
+    /// A question leaves `pending` (answered, or its try timed out): its ids are freed, and its place
+    /// among the first tries when it was on its first.
+    private func remove(_ key: Int, _ p: Pending) {
+        pending[key] = nil
+        for id in p.ids { inFlight[id] = nil }
+        if p.tries == 1 { firstTries -= 1 }
+    }
+
     private func send(_ now: UInt64) {
-        while !retries.isEmpty || queueHead < queue.count && firstTries < limits.maxInFlight, rate.take(now) {
+        while hasRoomToSend, rate.take(now) {
             var p: Pending
             if !retries.isEmpty {
                 p = retries.removeFirst()
@@ -197,7 +208,7 @@ final class ExchangeState: @unchecked Sendable {
             next = min(next, p.deadline)
             if !p.suspected, p.tries == 1, let suspectAfter { next = min(next, p.sentAt + suspectAfter) }
         }
-        if !retries.isEmpty || queueHead < queue.count && firstTries < limits.maxInFlight {
+        if hasRoomToSend {
             next = min(next, now + rate.wait(now))
         }
         guard next != .max else { return 1000 }
@@ -210,9 +221,7 @@ final class ExchangeState: @unchecked Sendable {
         // The server asked for one of this question's tries, and the question itself, or it is not our answer.
         guard let from, servers.contains(from), message.questionName == p.question.name.lowercased(),
               message.questionType == p.question.type.rawValue else { return }
-        pending[key] = nil
-        for id in p.ids { inFlight[id] = nil }
-        if p.tries == 1 { firstTries -= 1 }
+        remove(key, p)
         let now = Self.now()
         if p.ids.count == 1 { delay.answered(after: Double(now - p.sentAt) / 1e9) }
         rate.answered(now)
