@@ -16,7 +16,11 @@ import Glibc
 //   peak and peak0 (its peak RSS after and before, getrusage).
 // --capacity N sets the cache's bound (default DNSCachePolicy's): a bound far above the names shows what
 // the memory would do without one.
-// Usage: bench-resolver --server 127.0.55.1[:PORT] --names N [--suffix web.zz] [--concurrent 512] [--capacity N]
+// --prefix P names them P0.SUFFIX, P1.SUFFIX, ... (default h); --default-pacing keeps DNSPacing's defaults (for a
+// resolver that limits its rate, such as Scripts/bench-web-dns.py), and the line then also gives `decreases`
+// (how often the pace was cut).
+// Usage: bench-resolver --server 127.0.55.1[:PORT] --names N [--suffix web.zz] [--prefix h] [--concurrent 512]
+//                       [--capacity N] [--default-pacing]
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
@@ -28,6 +32,7 @@ guard let serverText = option("--server"), let server = DNSServer(serverText),
     exit(2)
 }
 let suffix = option("--suffix") ?? "web.zz"
+let prefix = option("--prefix") ?? "h"
 let concurrent = max(1, option("--concurrent").flatMap(Int.init) ?? 512)
 
 func peakRSS() -> Int {
@@ -42,9 +47,11 @@ func residentBytes() -> Int {
 }
 
 var pacing = DNSPacing()
-pacing.maxInFlight = 256
-pacing.initialRate = 200_000
-pacing.maximumRate = 1_000_000
+if !arguments.contains("--default-pacing") {
+    pacing.maxInFlight = 256
+    pacing.initialRate = 200_000
+    pacing.maximumRate = 1_000_000
+}
 let resolver: ForwardingResolver
 var policy = DNSCachePolicy()
 if let capacity = option("--capacity").flatMap(Int.init) { policy.capacity = capacity }
@@ -57,7 +64,7 @@ let start = ContinuousClock.now
 let failures = await withTaskGroup(of: Bool.self) { group in
     var next = 0, failed = 0
     func add() {
-        let name = "h\(next).\(suffix)"
+        let name = "\(prefix)\(next).\(suffix)"
         next += 1
         group.addTask {
             if case .success = await resolver.resolve(name) { return true }
@@ -74,4 +81,4 @@ let failures = await withTaskGroup(of: Bool.self) { group in
 let seconds = (ContinuousClock.now - start) / .seconds(1)
 let stats = resolver.statistics
 print("names=\(names) entries=\(stats.cached) seconds=\(String(format: "%.1f", seconds)) questions=\(stats.questions) "
-      + "failures=\(failures) rss=\(residentBytes()) rss0=\(rss0) peak=\(peakRSS()) peak0=\(peak0)")
+      + "failures=\(failures) rss=\(residentBytes()) rss0=\(rss0) peak=\(peakRSS()) peak0=\(peak0) decreases=\(stats.rateDecreases)")

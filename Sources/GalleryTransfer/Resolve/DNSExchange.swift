@@ -142,11 +142,16 @@ final class ExchangeState: @unchecked Sendable {
         for (key, p) in pending {
             if p.deadline <= now {
                 remove(key, p)
-                if !p.suspected, p.tries == 1 { rate.lost(now, sentAt: p.sentAt) }
-                if p.tries < limits.tryTimeouts.count { retries.append(p) } else { p.question.reply.resume(returning: .timedOut) }
+                if !p.suspected, p.tries == 1 { rate.lost(now, sentAt: p.sentAt, name: p.question.name) }
+                if p.tries < limits.tryTimeouts.count {
+                    retries.append(p)
+                } else {
+                    rate.neverAnswered(p.question.name)
+                    p.question.reply.resume(returning: .timedOut)
+                }
             } else if !p.suspected, p.tries == 1, let suspectAfter, now - p.sentAt >= suspectAfter {
                 pending[key]?.suspected = true
-                rate.lost(now, sentAt: p.sentAt)
+                rate.lost(now, sentAt: p.sentAt, name: p.question.name)
             }
         }
         counters.withLock { $0.decreases = rate.decreases }
