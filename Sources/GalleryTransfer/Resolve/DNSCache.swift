@@ -14,14 +14,16 @@ enum DNSOutcome: Sendable, Equatable {
 
 /// How long each kind of outcome is kept. Positive and negative (NXDOMAIN, no data) answers keep their
 /// TTL (the SOA's for negative ones, RFC 2308) within [floor, cap]; a batch run uses a floor of 5 minutes,
-/// so a name is asked once however many URLs name it. A server failure is kept a shorter time, and
-/// silence (every try timed out) shortest: the resolver may recover, but a run must not ask it about the
-/// same name for every URL meanwhile.
+/// so a name is asked once however many URLs name it. A server failure is kept a shorter time (the
+/// resolver may recover), and silence (all three tries unanswered, over 7 s, while the resolver answered
+/// the other names) a minute: each URL that asked again would hold its place in the run for those 7 s
+/// and ask six more questions (20,000 URLs over 5,000 names, 3% silent, a resolver answering 200 a
+/// second: 87 s with silence kept 10 s, the second pass over the hosts waiting on those names; 63 s).
 public struct DNSCachePolicy: Sendable {
     public var floor: Double = 300
     public var cap: Double = 86_400
     public var serverFailureSeconds: Double = 30
-    public var timeoutSeconds: Double = 10
+    public var timeoutSeconds: Double = 60
     /// Questions kept (one per name and type); the least recently used go first.
     public var capacity = 200_000
     public init() {}

@@ -63,6 +63,8 @@ final class ExchangeState: @unchecked Sendable {
         var deadline: UInt64
         /// Already counted as lost for the pace (``AnswerDelay``), before its timeout.
         var suspected = false
+        /// Its first try was counted as lost: how it ends tells the pace whether that was a drop.
+        var firstTryLost = false
     }
 
     private let servers: [DNSServer]
@@ -142,15 +144,20 @@ final class ExchangeState: @unchecked Sendable {
         for (key, p) in pending {
             if p.deadline <= now {
                 remove(key, p)
-                if !p.suspected, p.tries == 1 { rate.lost(now, sentAt: p.sentAt, name: p.question.name) }
+                var p = p
+                if !p.suspected, p.tries == 1 {
+                    rate.lost(now, sentAt: p.sentAt, name: p.question.name)
+                    p.firstTryLost = true
+                }
                 if p.tries < limits.tryTimeouts.count {
                     retries.append(p)
                 } else {
-                    rate.neverAnswered(p.question.name)
+                    if p.firstTryLost { rate.lossEnded(silent: true) }
                     p.question.reply.resume(returning: .timedOut)
                 }
             } else if !p.suspected, p.tries == 1, let suspectAfter, now - p.sentAt >= suspectAfter {
                 pending[key]?.suspected = true
+                pending[key]?.firstTryLost = true
                 rate.lost(now, sentAt: p.sentAt, name: p.question.name)
             }
         }
@@ -230,6 +237,7 @@ final class ExchangeState: @unchecked Sendable {
         let now = Self.now()
         if p.ids.count == 1 { delay.answered(after: Double(now - p.sentAt) / 1e9) }
         rate.answered(now)
+        if p.firstTryLost, p.tries > 1 { rate.lossEnded(silent: false) }
         if message.truncated {
             counters.withLock { $0.sent += 1 }
             let question = p.question

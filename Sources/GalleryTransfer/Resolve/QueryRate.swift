@@ -29,11 +29,17 @@ public struct DNSPacing: Sendable {
 /// counted apart those two made one such name in a window of 40 questions a cut. With 3% of the names
 /// silent (1,250 names, a resolver answering 200 a second) the pace was cut 18 times and held near 50
 /// questions a second: 51 s for 2,500 questions. A resolver past its limit drops questions one by one, so
-/// by name it still loses about as many as by question. And the share of names that never answer at all
-/// (every try lost: ``neverAnswered(_:)``, seen over the last few thousand questions) is expected in each
-/// window and only losses beyond it count; before the first cut (the slow start, when that share is not
-/// yet known) the losses must reach 10% rather than 5%, which a resolver passed by half still reaches at
-/// once.
+/// by name it still loses about as many as by question.
+///
+/// And a loss counts only for the part of it that is not a name that never answers. A question whose first
+/// try was lost ends either answered by a later try (the resolver dropped it: a sign of the pace) or with
+/// every try lost (a name whose authority never answers: not one); ``lossEnded(silent:)`` tells which, and
+/// the share of silent ones over the last few dozen such questions discounts each window's losses. When a
+/// run's second pass asks again only about the names whose failure expired, most of them silent, the
+/// losses are nearly all such names and the pace is left alone (counted in full, they cut it from 200 to
+/// 25 questions a second, and those questions queued for 10-20 s). Before any such question ended (the
+/// first seconds, the slow start) the losses must reach 10% of the window rather than 5%, which a resolver
+/// passed by half still reaches at once.
 struct QueryRate {
     private(set) var rate: Double
     let minimum: Double
@@ -48,11 +54,10 @@ struct QueryRate {
     private var windowLosses = 0
     /// The names lost in the window (their hashes): each counts once.
     private var windowLostNames: Set<Int> = []
-    /// Names that never answered against questions answered or lost, over the last few thousand.
-    private var horizonSilent = 0
-    private var horizonAsked = 0
-    /// The last names that never answered (their hashes), so a name's A and AAAA count once.
-    private var recentSilent: [Int] = []
+    /// Questions whose first try was lost, since ended: with every try lost, and in all (halved together
+    /// past 64, so the share follows the last few dozen).
+    private var lostThenSilent = 0
+    private var lostThenEnded = 0
     private var lastCut: UInt64 = 0
     /// Questions a second added each second after a loss.
     private var growth: Double
@@ -94,7 +99,6 @@ struct QueryRate {
 
     mutating func answered(_ now: UInt64) {
         windowAnswers += 1
-        countAsked()
         answerTimes.append(now)
         rate = min(maximum, rate + (slowStart ? 1 : growth / rate))
         // Never more than half again (before the first loss) or a fifth above (after it) what the resolver
@@ -109,30 +113,22 @@ struct QueryRate {
     mutating func lost(_ now: UInt64, sentAt: UInt64, name: String) {
         guard sentAt >= lastCut, windowLostNames.insert(name.hashValue).inserted else { return }
         windowLosses += 1
-        countAsked()
         evaluate(now)
     }
 
-    /// A question for `name` whose every try went unanswered: a name that does not answer, not a sign of
-    /// the pace (a resolver past its limit rarely drops all three tries of one question).
-    mutating func neverAnswered(_ name: String) {
-        let key = name.hashValue
-        guard !recentSilent.contains(key) else { return }
-        if recentSilent.count == 16 { recentSilent.removeFirst() }
-        recentSilent.append(key)
-        horizonSilent += 1
-    }
-
-    private mutating func countAsked() {
-        horizonAsked += 1
-        if horizonAsked > 4096 {
-            horizonAsked /= 2
-            horizonSilent /= 2
+    /// A question whose first try was lost (``lost(_:sentAt:name:)``) ended: answered by a later try, or
+    /// `silent`, every try lost (a resolver past its limit rarely drops all three tries of one question).
+    mutating func lossEnded(silent: Bool) {
+        lostThenEnded += 1
+        if silent { lostThenSilent += 1 }
+        if lostThenEnded > 64 {
+            lostThenEnded /= 2
+            lostThenSilent /= 2
         }
     }
 
-    /// The share of questions expected lost to names that never answer.
-    private var silentShare: Double { horizonAsked == 0 ? 0 : min(0.5, Double(horizonSilent) / Double(horizonAsked)) }
+    /// The share of lost first tries expected to be names that never answer.
+    private var silentShare: Double { lostThenEnded == 0 ? 0 : Double(lostThenSilent) / Double(lostThenEnded) }
 
     /// Answers in the last second, for the rate the resolver actually sustains.
     private mutating func answeredLastSecond(_ now: UInt64) -> Double {
@@ -144,7 +140,7 @@ struct QueryRate {
         return Double(answerTimes.count - answerHead)
     }
 
-    /// Cuts as soon as a quarter second holds, beyond the names expected never to answer, at least 3 names
+    /// Cuts as soon as a quarter second holds, beside the names expected never to answer, at least 3 names
     /// lost and 5% of the questions (10% in the slow start), so a burst past the limit is answered within
     /// about one try's timeout, to 90% of the answers of the last second.
     private mutating func evaluate(_ now: UInt64) {
@@ -153,7 +149,7 @@ struct QueryRate {
         let asked = windowAnswers + windowLosses
         // At least 10 questions in the window: a few names that never answer, in a lull, say nothing about
         // the resolver's load (cutting on them once dropped a whole run to the minimum pace).
-        let excess = Double(windowLosses) - silentShare * Double(asked)
+        let excess = Double(windowLosses) * (1 - silentShare)
         if elapsed >= 250_000_000, asked >= 10, excess >= 3, excess >= (slowStart ? 0.1 : 0.05) * Double(asked) {
             let sustained = answeredLastSecond(now)
             rate = max(minimum, rate / 2, 0.9 * min(rate, sustained))

@@ -38,6 +38,7 @@ import Testing
         #expect(policy.seconds(for: .addresses(["192.0.2.1"]), ttl: 1) == 300)
         #expect(policy.seconds(for: .nameError, ttl: 10_000_000) == 86_400)
         #expect(policy.seconds(for: .serverFailure(2), ttl: 0) == 30)
+        #expect(policy.seconds(for: .timedOut, ttl: 0) == 60)
     }
 
     @Test func theCacheKeepsItsBoundAndDropsTheLeastRecentlyUsed() {
