@@ -95,7 +95,7 @@ extension ImageService {
             switch failure.reason {
             case .addressRefused: return .forbidden("source \(error.source): \(failure.reasonText)")
             case .bodyTooLarge: return ServeError(status: 413, "source \(error.source) is too large: \(failure.reasonText)")
-            case .timedOut, .tooSlow: return ServeError(status: 504, "source \(error.source): \(failure.reasonText)")
+            case .timedOut, .tooSlow, .cannotFinishInTime: return ServeError(status: 504, "source \(error.source): \(failure.reasonText)")
             case .httpStatus(404), .httpStatus(410): return .notFound("source \(error.source) answered \(failure.status ?? 404)")
             case .notAnImage, .decodingFailed, .unacceptableContentType:
                 return ServeError(status: 422, "source \(error.source) is not an image: \(failure.reasonText)")

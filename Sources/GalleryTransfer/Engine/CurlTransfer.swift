@@ -26,6 +26,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var errorBody: [UInt8] = []
     private var lastProgressNanos: UInt64 = 0
     private var speedWindow = SpeedWindow()
+    /// When libcurl first reported on this attempt and when its body began (uptime ns; 0: not yet).
+    private var startNanos: UInt64 = 0
+    private var bodyStartNanos: UInt64 = 0
     private var headerBytes = 0
     /// Requests about to be sent so far (redirects included): before the first, every connection goes to
     /// the URL's own host.
@@ -171,6 +174,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if bodyStartNanos == 0 { bodyStartNanos = DispatchTime.now().uptimeNanoseconds }
         bodyBytes += Int64(bytes.count)
         if bodyBytes > spec.maxBodyBytes {
             return abort(.bodyTooLarge(limit: spec.maxBodyBytes, declared: finalHead?.contentLength))
@@ -206,7 +210,19 @@ final class CurlTransfer: @unchecked Sendable {
             _ = abort(.tooSlow(bytesPerSecond: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds))
             return true
         }
+        if let reason = missedDeadline(now: DispatchTime.now().uptimeNanoseconds) {
+            _ = abort(reason)
+            return true
+        }
         return false
+    }
+
+    private func missedDeadline(now: UInt64) -> TransferError.Reason? {
+        if startNanos == 0 { startNanos = now }
+        guard bodyStartNanos > 0, let length = finalHead?.contentLength else { return nil }
+        return DeadlineProjection(timeoutSeconds: Double(spec.timeoutMilliseconds) / 1000,
+                                  windowSeconds: Double(spec.lowSpeedSeconds))
+            .reason(now: now, start: startNanos, bodyStart: bodyStartNanos, bodyBytes: bodyBytes, length: length)
     }
 
     /// Called by the loop once libcurl is done with this handle (already removed from the multi handle).
@@ -253,25 +269,4 @@ private let curlProgressCallback: curl_xferinfo_callback = { user, _, downloaded
     // Bytes sent count as progress: an upload still sending its body (a PUT to an object store on a
     // slow link) is not stalled.
     return t.shouldStop(transferred: Int64(downloaded) + Int64(uploaded)) ? 1 : 0
-}
-
-/// Tumbling windows of `seconds`: at the end of each, fewer than `limit * seconds` new bytes means too slow.
-/// Waiting for the response head counts, so a server that never answers is caught too.
-struct SpeedWindow {
-    private var start: UInt64 = 0
-    private var bytesAtStart: Int64 = 0
-
-    mutating func isTooSlow(bytes: Int64, now: UInt64, limit: Int, seconds: Int) -> Bool {
-        if start == 0 {
-            start = now
-            bytesAtStart = bytes
-            return false
-        }
-        let elapsed = Double(now - start) / 1e9
-        guard elapsed >= Double(seconds) else { return false }
-        let rate = Double(bytes - bytesAtStart) / elapsed
-        start = now
-        bytesAtStart = bytes
-        return rate < Double(limit)
-    }
 }

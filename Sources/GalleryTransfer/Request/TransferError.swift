@@ -22,6 +22,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case timedOut
         /// Fewer than the configured bytes per second arrived over the low-speed window.
         case tooSlow(bytesPerSecond: Int, seconds: Int)
+        /// The body comes fast enough for the low-speed limit, but at its speed so far the rest of its
+        /// declared length would arrive well after the deadline (a stream, a huge file on a slow link).
+        case cannotFinishInTime(bytesPerSecond: Int, bytesLeft: Int64, secondsLeft: Int)
         /// The body ended before its declared length (cut connection, lying Content-Length, cut chunked body).
         case truncatedBody(received: Int64, expected: Int64?)
         /// The server's answer is not usable HTTP (garbage, HTTP/0.9, conflicting lengths, endless headers).
@@ -110,6 +113,8 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case .addressRefused(let refusal): return refusal.description
         case .timedOut: return "timed out"
         case .tooSlow(let bps, let s): return "slower than \(bps) B/s for \(s) s"
+        case .cannotFinishInTime(let bps, let left, let seconds):
+            return "too slow to finish in time: \(left) bytes left at \(bps) B/s, \(seconds) s before the deadline"
         case .truncatedBody(let r, let e):
             return "body cut short: \(r) bytes" + (e.map { " of \($0)" } ?? "")
         case .invalidResponse(let why): return "invalid response: \(why)"

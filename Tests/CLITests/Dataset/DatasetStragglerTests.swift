@@ -4,7 +4,7 @@ import GalleryTestSupport
 import Testing
 
 /// Stragglers end on time: a body dripping slower than --min-speed fails after about one --timeout window, a
-/// steady but slow one at --download-deadline, one over --max-image-bytes as soon as it passes the cap; the run
+/// steady but slow one by --download-deadline (when its speed shows it cannot finish in time), one over --max-image-bytes as soon as it passes the cap; the run
 /// ends within the deadline plus a few seconds of its last row starting, instead of waiting for the slowest body.
 @Suite struct DatasetStragglerTests {
     /// A photo of a few hundred KB or more (a demo photograph as a high-quality JPEG).
@@ -49,7 +49,8 @@ import Testing
     @Test func aSteadySlowBodyEndsAtTheDeadline() async throws {
         var fixture = try DatasetFixture(count: 20)
         let photo = try Self.bigPhoto()
-        // 4 KB a second beats --min-speed, so only the deadline ends it (the whole body would take ~50 s).
+        // 4 KB a second beats --min-speed, but the whole body would take ~50 s: it ends once its speed shows
+        // that (after one --timeout window), or at the deadline at the latest.
         fixture.server.route("/slow.jpg") { _, _ in .file(photo, contentType: "image/jpeg").trickle(bytesPerSecond: 4_000) }
         fixture.rows[0].url = fixture.server.url("/slow.jpg")
         let (result, rows, took) = try await run(fixture, ["--download-deadline", "6"])

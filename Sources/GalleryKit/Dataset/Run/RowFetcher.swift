@@ -52,7 +52,7 @@ struct RowFetcher: Sendable {
         case .httpStatus(let status), .rateLimited(let status):
             return "HTTP Error \(status): \(HTTPReason.phrase(status))"
         case .refusedByHeaders(let why): return why
-        case .timedOut, .tooSlow: return "timed out"
+        case .timedOut, .tooSlow, .cannotFinishInTime: return "timed out"
         case .nameResolution(let failure):
             switch failure.kind {
             case .nameNotFound, .invalidName: return "<urlopen error [Errno -2] Name or service not known>"
