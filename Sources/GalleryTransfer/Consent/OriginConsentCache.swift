@@ -26,29 +26,9 @@ public final class OriginConsentCache: Sendable {
     let wantsTDMRep: Bool
     let maxAge: Duration
     let clock = ContinuousClock()
-    /// The origins kept, and the order they were fetched in (from `head` on) for dropping the oldest.
-    private struct Kept {
-        var table: [String: (entry: Entry, at: ContinuousClock.Instant)] = [:]
-        var order: [(origin: String, at: ContinuousClock.Instant)] = []
-        var head = 0
-
-        /// Drops the origins kept longest until at most `capacity` are left (an origin fetched again has a
-        /// newer place in `order`; its older place is passed over).
-        mutating func trim(to capacity: Int) {
-            while table.count > capacity, head < order.count {
-                let (origin, at) = order[head]
-                head += 1
-                if table[origin]?.at == at { table[origin] = nil }
-            }
-            // Places that no longer name a kept origin (dropped, or fetched again) are compacted away.
-            if order.count - head > 2 * capacity + 1024 || head > 4096 && head * 2 > order.count {
-                let table = table
-                order = order[head...].filter { table[$0.origin]?.at == $0.at }
-                head = 0
-            }
-        }
-    }
-    private let entries = Locked(Kept())
+    /// The origins kept, the one fetched longest ago dropped first: a lookup (`peek`) leaves the order
+    /// as it is, and an origin fetched again becomes the newest.
+    private let entries: Locked<LRUTable<String, (entry: Entry, at: ContinuousClock.Instant)>>
     let capacity: Int
     private let counts = Locked<(robots: Int, tdmrep: Int, unreadable: [String])>((0, 0, []))
 
@@ -61,6 +41,7 @@ public final class OriginConsentCache: Sendable {
                 capacity: Int = 100_000) {
         self.engine = engine
         self.capacity = max(1, capacity)
+        entries = Locked(LRUTable(countLimit: self.capacity))
         wantsRobots = !policy.ignored.isSuperset(of: [.robotsTxt, .contentSignal, .contentUsage])
         wantsTDMRep = !policy.ignored.contains(.tdmRep)
         self.maxAge = maxAge
@@ -70,7 +51,7 @@ public final class OriginConsentCache: Sendable {
     public var requestCounts: (robots: Int, tdmrep: Int) { counts.withLock { ($0.robots, $0.tdmrep) } }
     /// Origins whose files are being fetched now (the rest are kept as values).
     var fetchingCount: Int {
-        entries.withLock { s in s.table.values.filter { if case .fetching = $0.entry { true } else { false } }.count }
+        entries.withLock { kept in kept.filter { if case .fetching = $0.value.entry { true } else { false } }.count }
     }
     /// The tdmrep.json files that could not be read, with why (`http://host/.well-known/tdmrep.json: not JSON`).
     public var unreadableFiles: [String] { counts.withLock { $0.unreadable } }
@@ -79,12 +60,10 @@ public final class OriginConsentCache: Sendable {
     public func consent(for url: String) async -> OriginConsent {
         guard let (origin, _) = Self.split(url) else { return OriginConsent() }
         let now = clock.now
-        let found: Entry = entries.withLock { s in
-            if let (entry, at) = s.table[origin], at.duration(to: now) < maxAge { return entry }
+        let found: Entry = entries.withLock { kept in
+            if let (entry, at) = kept.peek(origin), at.duration(to: now) < maxAge { return entry }
             let task = Task { await self.fetch(origin) }
-            s.table[origin] = (.fetching(task), now)
-            s.order.append((origin, now))
-            s.trim(to: capacity)
+            kept.setValue((.fetching(task), now), forKey: origin)
             return .fetching(task)
         }
         let task: Task<OriginConsent, Never>
@@ -93,10 +72,11 @@ public final class OriginConsentCache: Sendable {
         case .fetching(let running): task = running
         }
         let consent = await task.value
-        entries.withLock { s in
-            guard let (entry, at) = s.table[origin], case .fetching(let current) = entry, current == task else { return }
+        entries.withLock { kept in
+            guard let (entry, at) = kept.peek(origin), case .fetching(let current) = entry, current == task else { return }
             // Not kept when nothing was asked (a name that did not resolve): a later URL asks again.
-            s.table[origin] = consent.notAsked == nil ? (.known(consent), at) : nil
+            if consent.notAsked == nil { kept.setValue((.known(consent), at), forKey: origin) }
+            else { kept.removeValue(forKey: origin) }
         }
         return consent
     }

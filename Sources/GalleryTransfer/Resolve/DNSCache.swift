@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 
 /// What one question (a name and a type) came to, and until when it stands.
 enum DNSOutcome: Sendable, Equatable {
@@ -37,55 +38,46 @@ public struct DNSCachePolicy: Sendable {
     }
 }
 
-/// A bounded LRU of outcomes by (name, type): the dictionary slot (key, outcome, expiry, last use, with
-/// the table's slack), the address array (32 bytes plus 16 an address; IPv4 text fits Swift's inline
-/// strings) and the name when longer than 15 bytes. Measured (RSS over 100,000 entries of one IPv4
-/// address): 216 bytes an entry with a short name, 314 with a 40-byte one; 200,000 entries (the default)
-/// are so 45-65 MB at most. Eviction drops the oldest eighth at once, so inserting stays O(log n)
-/// amortised; a name evicted is simply asked again.
+/// A bounded LRU of outcomes by (name, type), on GallerySync's `LRUTable`: per entry a dictionary bucket
+/// (key and slot, with the table's slack), a slot in the list's array (key, outcome, expiry, cost, two
+/// links), the address array (32 bytes plus 16 an address; IPv4 text fits Swift's inline strings) and the
+/// name when longer than 15 bytes. Measured (`Scripts/bench-web-cache`, RSS over 200,000 entries, half of
+/// them one IPv4 address): 245 bytes an entry with a short name, 290 with a 40-byte one, so 50-60 MB for
+/// the default 200,000, and no more past the bound (51-60 MB over 300,000 and 1,000,000 names): evicting
+/// drops the least recently used entry alone, O(1), and copies nothing. A name evicted is simply asked
+/// again. An expired entry is a miss, and is dropped then.
 struct DNSCache {
     struct Key: Hashable {
         var name: String
         var type: UInt16
     }
 
-    private struct Slot {
+    private struct Kept {
         var outcome: DNSOutcome
         var expires: UInt64
-        var used: UInt64
     }
 
-    private var slots: [Key: Slot] = [:]
-    private var tick: UInt64 = 0
+    private var table: LRUTable<Key, Kept>
     let capacity: Int
-    private(set) var evictions = 0
+    var evictions: Int { table.evictions }
 
-    init(capacity: Int) { self.capacity = max(8, capacity) }
+    init(capacity: Int) {
+        self.capacity = max(8, capacity)
+        table = LRUTable(countLimit: self.capacity)
+    }
 
-    var count: Int { slots.count }
+    var count: Int { table.count }
 
     mutating func lookup(_ key: Key, now: UInt64) -> DNSOutcome? {
-        guard var slot = slots[key] else { return nil }
-        guard slot.expires > now else {
-            slots[key] = nil
+        guard let kept = table.value(forKey: key) else { return nil }
+        guard kept.expires > now else {
+            table.removeValue(forKey: key)
             return nil
         }
-        tick += 1
-        slot.used = tick
-        slots[key] = slot
-        return slot.outcome
+        return kept.outcome
     }
 
     mutating func store(_ key: Key, _ outcome: DNSOutcome, seconds: Double, now: UInt64) {
-        tick += 1
-        slots[key] = Slot(outcome: outcome, expires: now + UInt64(seconds * 1e9), used: tick)
-        if slots.count > capacity { evictOldest() }
-    }
-
-    private mutating func evictOldest() {
-        let drop = max(1, capacity / 8)
-        let oldest = slots.map { ($0.key, $0.value.used) }.sorted { $0.1 < $1.1 }.prefix(drop)
-        for (key, _) in oldest { slots[key] = nil }
-        evictions += oldest.count
+        table.setValue(Kept(outcome: outcome, expires: now + UInt64(seconds * 1e9)), forKey: key)
     }
 }
