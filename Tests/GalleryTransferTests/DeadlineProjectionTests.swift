@@ -34,6 +34,7 @@ import Testing
         let engine = Kit.engine {
             $0.lowSpeedWindow = 1
             $0.deadline = 6
+            $0.endsBodiesThatCannotFinish = true
         }
         let dir = try TempDirectory()
         let error = try #require(await Kit.offPool { await Kit.failure(engine, DownloadRequest(url: server.url("/big.jpg"), destination: dir.file("big"))) })
@@ -47,5 +48,19 @@ import Testing
         // A body that can finish in time is left alone (1.5 s of 6).
         let result = try await engine.download(DownloadRequest(url: server.url("/small.jpg"), destination: dir.file("small")))
         #expect(result.metrics.attempts == 1)
+    }
+
+    @Test func aResumableDownloadReadsOnToTheDeadlineByDefault() async throws {
+        let server = try FaultServer()
+        server.route("/big.jpg") { _, _ in .file(Kit.jpeg(1_200_000), etag: "\"v1\"").trickle(bytesPerSecond: 100_000) }
+        // The gallery's engine: what arrives until the deadline stays in the part file for the next run.
+        let engine = Kit.engine {
+            $0.lowSpeedWindow = 1
+            $0.deadline = 4
+            $0.retry.maxAttempts = 1
+        }
+        let dir = try TempDirectory()
+        let error = try #require(await Kit.offPool { await Kit.failure(engine, DownloadRequest(url: server.url("/big.jpg"), destination: dir.file("big"))) })
+        #expect(error.reason == .timedOut, "\(error)")
     }
 }

@@ -12,6 +12,8 @@ struct AttemptSpec: Sendable {
     var connectTimeoutMilliseconds: Int
     var lowSpeedLimit: Int
     var lowSpeedSeconds: Int
+    /// ``TransferConfiguration/endsBodiesThatCannotFinish``.
+    var endsBodiesThatCannotFinish = false
     var maxBodyBytes: Int64
     var maxRedirects: Int
     /// Check the first body bytes for an image signature before handing them on.

@@ -219,7 +219,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func missedDeadline(now: UInt64) -> TransferError.Reason? {
         if startNanos == 0 { startNanos = now }
-        guard bodyStartNanos > 0, let length = finalHead?.contentLength else { return nil }
+        guard spec.endsBodiesThatCannotFinish, bodyStartNanos > 0, let length = finalHead?.contentLength else { return nil }
         return DeadlineProjection(timeoutSeconds: Double(spec.timeoutMilliseconds) / 1000,
                                   windowSeconds: Double(spec.lowSpeedSeconds))
             .reason(now: now, start: startNanos, bodyStart: bodyStartNanos, bodyBytes: bodyBytes, length: length)

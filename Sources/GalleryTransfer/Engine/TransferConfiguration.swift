@@ -31,6 +31,11 @@ public struct TransferConfiguration: Sendable {
     public var lowSpeedWindow = 15
     /// Seconds one transfer may take across all of its attempts and backoff waits, from its admission.
     public var deadline: Double = 300
+    /// End a body with a declared length once its speed over a `lowSpeedWindow` shows it would finish more
+    /// than a quarter past the deadline, rather than at the deadline (``TransferError/Reason/cannotFinishInTime(bytesPerSecond:bytesLeft:secondsLeft:)``).
+    /// Off by default: a resumable download keeps what it received for the next run, so reading on to the
+    /// deadline is worth it; `dataset`, whose rows keep nothing of a body cut short, turns it on.
+    public var endsBodiesThatCannotFinish = false
     /// How failed attempts are retried.
     public var retry = RetryPolicy()
     /// At most this many redirects are followed.

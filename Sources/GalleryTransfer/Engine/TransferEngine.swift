@@ -60,6 +60,7 @@ public final class TransferEngine: Sendable {
             timeoutMilliseconds: Int(remaining * 1000),
             connectTimeoutMilliseconds: Int(min(configuration.connectTimeout, remaining) * 1000),
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedSeconds: configuration.lowSpeedWindow,
+            endsBodiesThatCannotFinish: configuration.endsBodiesThatCannotFinish,
             maxBodyBytes: min(request.maxBodyBytes ?? .max, configuration.maxBodyBytes),
             maxRedirects: configuration.maxRedirects,
             sniffImage: sniffImage, caCertificatesPath: configuration.caCertificatesPath,

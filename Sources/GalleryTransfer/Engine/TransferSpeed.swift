@@ -23,7 +23,8 @@ struct SpeedWindow {
 
 /// Whether a body with a declared length can still finish in time: at its speed so far, measured over at
 /// least the low-speed window (a second at least), would the rest arrive more than a quarter past the
-/// attempt's timeout? Then it ends now rather than at the deadline, which it would reach unfinished. A
+/// attempt's timeout? Then, where the engine is asked to (``TransferConfiguration/endsBodiesThatCannotFinish``:
+/// `dataset`), it ends now rather than at the deadline, which it would reach unfinished. A
 /// body fast enough for the low-speed limit otherwise holds its place to the deadline: an endless stream
 /// served as a large file at 256 KB/s held it for the whole 60 s, most of a run's tail. The quarter lets a
 /// body whose speed varies finish; a body without a declared length is left to the deadline and

@@ -1,4 +1,5 @@
 import Testing
+import GalleryTransfer
 @testable import GalleryKit
 
 /// Rows' failures told by class from img2dataset's texts, and the hint when one class is most of them.
@@ -43,5 +44,19 @@ import Testing
         #expect(summary.dominantFailure?.failureClass == .http4xx && summary.failureHint == nil)
         summary.failuresByClass = [.dnsNoAnswer: 30, .timedOut: 2]
         #expect(summary.failureHint?.contains("--dns-server") == true)
+    }
+}
+
+/// The engine limits a dataset run sets from its options.
+@Suite struct DatasetTransferLimitsTests {
+    @Test func aBodyThatCannotFinishInTimeEndsWhenThatShows() {
+        var options = DatasetOptions(urlList: "list.txt")
+        options.timeout = 5
+        let config = DatasetRun.transferConfiguration(options, observers: [])
+        // A row keeps nothing of a body cut short, so waiting for the deadline only holds its place.
+        #expect(config.endsBodiesThatCannotFinish)
+        #expect(config.lowSpeedWindow == 5 && config.deadline == options.effectiveDeadline)
+        // The gallery's downloads keep what arrived for the next run: read on to the deadline.
+        #expect(!TransferConfiguration().endsBodiesThatCannotFinish)
     }
 }

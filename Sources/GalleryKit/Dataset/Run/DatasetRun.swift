@@ -131,7 +131,7 @@ public final class DatasetRun: Sendable {
     /// img2dataset's socket timeout as the engine's limits, and what ends a straggler: `--timeout` to connect; a
     /// download that receives fewer than `--min-speed` bytes a second over a `--timeout` window fails (at least
     /// one byte: nothing arriving always fails); `--download-deadline` bounds a download in all, retries
-    /// included; `--max-image-bytes` bounds a body; `--retries` extra attempts for what is worth retrying.
+    /// included (a body that shows it cannot finish by then ends when that shows); `--max-image-bytes` bounds a body; `--retries` extra attempts for what is worth retrying.
     static func transferConfiguration(_ options: DatasetOptions, observers: [any TransferObserver]) -> TransferConfiguration {
         var config = TransferConfiguration()
         config.maxConcurrentTransfers = options.jobs
@@ -140,6 +140,7 @@ public final class DatasetRun: Sendable {
         config.lowSpeedLimit = max(1, options.minBytesPerSecond)
         config.lowSpeedWindow = max(1, Int(options.timeout.rounded(.up)))
         config.deadline = options.effectiveDeadline
+        config.endsBodiesThatCannotFinish = true
         config.retry.maxAttempts = options.retries + 1
         config.requestsPerSecondPerHost = nil
         config.maxBodyBytes = options.maxImageBytes
