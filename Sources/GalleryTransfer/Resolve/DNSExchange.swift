@@ -61,9 +61,9 @@ final class ExchangeState: @unchecked Sendable {
         var tries: Int
         var sentAt: UInt64 = 0
         var deadline: UInt64
-        /// Already counted as lost for the pace (``AnswerDelay``), before its timeout.
-        var suspected = false
-        /// Its first try was counted as lost: how it ends tells the pace whether that was a drop.
+        /// Its first try was counted as lost for the pace, once: late past what ``AnswerDelay`` expects (it
+        /// still waits for its answer) or at its timeout. How the question ends then tells the pace whether
+        /// that was a drop.
         var firstTryLost = false
     }
 
@@ -82,7 +82,7 @@ final class ExchangeState: @unchecked Sendable {
     /// never answers keeps its question pending for all its tries (7 s); when those counted too, such names
     /// held most of the places and the other names waited behind them (20,000 URLs over 5,000 names, 3% of
     /// them never answered, a resolver answering everything else at once: 1,026 rows in the first 30 s,
-    /// 3,710 with this; 17,932 with no silent name, a gap not yet explained).
+    /// 3,710 with this; 17,932 with no silent name, the rest of that gap being the pace's, ``QueryRate``).
     private var firstTries = 0
     private var nextKey = 0
     private var rate: QueryRate
@@ -145,7 +145,7 @@ final class ExchangeState: @unchecked Sendable {
             if p.deadline <= now {
                 remove(key, p)
                 var p = p
-                if !p.suspected, p.tries == 1 {
+                if p.tries == 1, !p.firstTryLost {
                     rate.lost(now, sentAt: p.sentAt, name: p.question.name)
                     p.firstTryLost = true
                 }
@@ -155,8 +155,7 @@ final class ExchangeState: @unchecked Sendable {
                     if p.firstTryLost { rate.lossEnded(silent: true) }
                     p.question.reply.resume(returning: .timedOut)
                 }
-            } else if !p.suspected, p.tries == 1, let suspectAfter, now - p.sentAt >= suspectAfter {
-                pending[key]?.suspected = true
+            } else if p.tries == 1, !p.firstTryLost, let suspectAfter, now - p.sentAt >= suspectAfter {
                 pending[key]?.firstTryLost = true
                 rate.lost(now, sentAt: p.sentAt, name: p.question.name)
             }
@@ -200,7 +199,6 @@ final class ExchangeState: @unchecked Sendable {
             // window would otherwise land at the same point of the next window, and be dropped again.
             let timeout = limits.tryTimeouts[p.tries - 1] * Double.random(in: 0.75...1.25, using: &random)
             p.sentAt = now
-            p.suspected = false
             p.deadline = now + UInt64(timeout * 1e9)
             let key = nextKey
             nextKey += 1
@@ -218,7 +216,7 @@ final class ExchangeState: @unchecked Sendable {
         let suspectAfter = delay.suspectAfter.map { UInt64($0 * 1e9) }
         for p in pending.values {
             next = min(next, p.deadline)
-            if !p.suspected, p.tries == 1, let suspectAfter { next = min(next, p.sentAt + suspectAfter) }
+            if p.tries == 1, !p.firstTryLost, let suspectAfter { next = min(next, p.sentAt + suspectAfter) }
         }
         if hasRoomToSend {
             next = min(next, now + rate.wait(now))
