@@ -204,13 +204,13 @@ final class CurlTransfer: @unchecked Sendable {
         }
         // Our own low-speed check: libcurl's averages the last ~5 s, so a stall after a fast start takes
         // window + 5 s to notice; this one measures the configured window itself.
+        let now = DispatchTime.now().uptimeNanoseconds
         if spec.lowSpeedLimit > 0, spec.lowSpeedSeconds > 0,
-           speedWindow.isTooSlow(bytes: transferred, now: DispatchTime.now().uptimeNanoseconds,
-                                 limit: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds) {
+           speedWindow.isTooSlow(bytes: transferred, now: now, limit: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds) {
             _ = abort(.tooSlow(bytesPerSecond: spec.lowSpeedLimit, seconds: spec.lowSpeedSeconds))
             return true
         }
-        if let reason = missedDeadline(now: DispatchTime.now().uptimeNanoseconds) {
+        if spec.endsBodiesThatCannotFinish, let reason = missedDeadline(now: now) {
             _ = abort(reason)
             return true
         }
@@ -219,7 +219,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func missedDeadline(now: UInt64) -> TransferError.Reason? {
         if startNanos == 0 { startNanos = now }
-        guard spec.endsBodiesThatCannotFinish, bodyStartNanos > 0, let length = finalHead?.contentLength else { return nil }
+        guard bodyStartNanos > 0, let length = finalHead?.contentLength else { return nil }
         return DeadlineProjection(timeoutSeconds: Double(spec.timeoutMilliseconds) / 1000,
                                   windowSeconds: Double(spec.lowSpeedSeconds))
             .reason(now: now, start: startNanos, bodyStart: bodyStartNanos, bodyBytes: bodyBytes, length: length)
