@@ -55,10 +55,13 @@ public struct LRUTable<Key: Hashable, Value> {
 
     /// Stores `value` under `key` as the most recently used entry (replacing an older value there), after
     /// dropping the least recently used entries the limits need room from. An entry whose cost alone is
-    /// over the cost limit is dropped too, so the table never holds more than its limits.
-    public mutating func setValue(_ value: Value, forKey key: Key, cost: Int = 0) {
+    /// over the cost limit is dropped too, so the table never holds more than its limits. Returns whether
+    /// it replaced a value under `key`.
+    @discardableResult
+    public mutating func setValue(_ value: Value, forKey key: Key, cost: Int = 0) -> Bool {
         let cost = Swift.max(cost, 0)
-        if let slot = slots[key] {
+        let existing = slots[key]
+        if let slot = existing {
             totalCost += cost - nodes[Int(slot)].cost
             nodes[Int(slot)].cost = cost
             nodes[Int(slot)].value = value
@@ -73,6 +76,7 @@ public struct LRUTable<Key: Hashable, Value> {
             totalCost += cost
         }
         while nodes.count > countLimit || totalCost > costLimit, tail != -1 { evictTail() }
+        return existing != nil
     }
 
     /// Removes the entry for `key` and returns its value (not counted as an eviction).

@@ -56,8 +56,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 if s.table.removeValue(forKey: key) != nil { s.statistics.removals += 1 }
                 return
             }
-            if s.table.peek(key) == nil { s.statistics.insertions += 1 } else { s.statistics.replacements += 1 }
-            s.table.setValue(value, forKey: key, cost: cost)
+            if s.table.setValue(value, forKey: key, cost: cost) { s.statistics.replacements += 1 } else { s.statistics.insertions += 1 }
         }
     }
 
