@@ -93,7 +93,7 @@ final class ExchangeState: @unchecked Sendable {
         self.servers = servers
         self.limits = limits
         rate = QueryRate(initial: limits.initialRate, minimum: limits.minimumRate, maximum: limits.maximumRate,
-                         increasePerSecond: limits.increasePerSecond)
+                         increasePerSecond: limits.increasePerSecond, growthPeriod: limits.lossSuspicionFloor)
         delay = AnswerDelay(floor: limits.lossSuspicionFloor)
         sockets = try DNSSockets(families: Set(servers.map(\.address.isIPv4)))
     }
@@ -234,7 +234,7 @@ final class ExchangeState: @unchecked Sendable {
         remove(key, p)
         let now = Self.now()
         if p.ids.count == 1 { delay.answered(after: Double(now - p.sentAt) / 1e9) }
-        rate.answered(now)
+        rate.answered(now, lossShowsAfter: delay.suspectAfter ?? 0)
         if p.firstTryLost, p.tries > 1 { rate.lossEnded(silent: false) }
         if message.truncated {
             counters.withLock { $0.sent += 1 }

@@ -33,10 +33,11 @@ import Testing
         for name in names {
             #expect(dns.questions(name, .a) <= 3 && dns.questions(name, .aaaa) <= 3, "\(name): at most 3 tries a type")
         }
-        // 300 questions at 50 a second: the pace settles near the limit instead of doubling past it, so
-        // few are dropped and asked again (measured: 13-22 of 167-322, 3.2-7.3 s, in 26 runs; with no
-        // pacing, 64 questions outstanding, 266-278 of 552-564 were dropped and 5-9 names failed).
-        #expect(dropped <= 32, "\(dropped) of \(asked) questions dropped in \(seconds) s")
+        // 300 questions at 50 a second: the pace passes the limit once, by about a second's worth, while its
+        // slow start doubles every quarter second, and then settles near it (measured: 72-73 dropped of
+        // about 370, 3.0-4.2 s, in 3 runs; doubling every second, 13-22 of 167-322 in 26 runs, 3.2-7.3 s;
+        // with no pacing, 64 questions outstanding, 266-278 of 552-564 were dropped and 5-9 names failed).
+        #expect(dropped <= 100, "\(dropped) of \(asked) questions dropped in \(seconds) s")
         #expect(asked <= 380, "\(asked) questions for 300")
         #expect(resolver.statistics.rateDecreases >= 1, "the pace was cut when answers stopped coming")
     }
