@@ -62,12 +62,34 @@ import Testing
         let summary = try await run!.run(observer: watcher)
         #expect(summary.successes == 80 && summary.shardsWritten == 16, "\(summary)")
         // Each new shard of 5 samples holds at most 3 old shards of 2: the first (kept by the run for its column
-        // types), two in flight, one read while they finish, and the old shard being read.
+        // types), two in flight, one read while they finish; and the old shard being read, and the next one's copy.
         let most = watcher.most.withLock { $0 }
-        #expect(most > 0 && most <= 3 + 3 * 3 + 1, "\(most) shard copies on disk at once (of 40 shards)")
+        #expect(most > 0 && most <= 3 + 3 * 3 + 2, "\(most) shard copies on disk at once (of 40 shards)")
         run = nil
         stored = nil
         #expect(!FileManager.default.fileExists(atPath: dir.file("work/reshape-input")), "the copies' folder is still there")
+    }
+
+    /// When the reader opens a shard, the next one's copy is already under way, and each shard is copied once.
+    @Test func theNextShardIsCopiedWhileOneIsReadAndEachOnce() async throws {
+        let dir = try TempDirectory()
+        try Self.oldDataset(in: dir.file("store"), shards: 5)
+        let stored = try await StoredDataset.open(FolderObjectStore(root: dir.file("store")), engine: TransferEngine(),
+                                                  workFolder: dir.file("work"), format: DatasetInputFormat(kind: .webdataset))
+        #expect(stored.copiesBegun == 1 && stored.copyAhead == nil)
+        var samples = 0
+        for (i, shard) in stored.shards.enumerated() {
+            let reader = try await stored.reader(shard.location)
+            #expect(stored.copyAhead == (i < 4 ? i + 1 : nil), "after opening shard \(i)")
+            // The next shard's copy is made once: the reader takes it when it comes to that shard.
+            await stored.waitForCopyAhead()
+            #expect(stored.copiesBegun == min(i + 2, 5), "after opening shard \(i)")
+            while let record = try reader.next() {
+                samples += 1
+                #expect(record.reshape?.spool?.path.hasSuffix("/" + shard.name) == true)
+            }
+        }
+        #expect(samples == 10 && stored.copiesBegun == 5, "\(samples) samples, \(stored.copiesBegun) copies")
     }
 
     /// An error of a copy's reader names the shard's object, not the local copy.

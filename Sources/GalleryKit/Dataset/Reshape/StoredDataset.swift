@@ -8,7 +8,8 @@ import GalleryTransfer
 /// connections of its own. Its finished shards are those with their `NNNNN_stats.json` (a run stores it last),
 /// in name order. Each shard is copied, when the reader comes to it, into a folder of its own under the work
 /// folder (``SpooledShard``), streamed to disk so memory stays flat whatever its size, and removed once its
-/// samples are done: the local copies are those of the old shards in flight, not the dataset.
+/// samples are done: the local copies are those of the old shards in flight (and the next one's, copied while
+/// the one before is read), not the dataset.
 final class StoredDataset: Sendable {
     /// One finished shard: where it is (for messages and the reader's file list), its name
     /// (`00000.tar`, `00000` for a shard folder) and its objects' keys.
@@ -26,9 +27,12 @@ final class StoredDataset: Sendable {
     private let format: DatasetInputFormat
     private let spool: RowSpool
     private let copies = Locked(0)
-    private let byLocation: [String: Shard]
+    /// Each shard's position in ``shards``, by location.
+    private let indexes: [String: Int]
     /// The first shard, copied to learn the columns, until the reader opens it.
     private let first = Locked<SpooledShard?>(nil)
+    /// The copy of the shard after the one the reader opened last, under way.
+    private let ahead = Locked<(index: Int, copy: Task<Result<SpooledShard, DatasetError>, Never>)?>(nil)
 
     /// Lists the dataset at `url` and copies its first shard. An unreachable store, a missing bucket, a prefix
     /// that holds nothing or no finished shard: ``DatasetError/unreadableInput(path:reason:)`` naming `url`.
@@ -68,7 +72,7 @@ final class StoredDataset: Sendable {
         self.spool = spool
         self.shards = shards
         location = store.location
-        byLocation = Dictionary(shards.map { ($0.location, $0) }, uniquingKeysWith: { a, _ in a })
+        indexes = Dictionary(shards.enumerated().map { ($1.location, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     deinit {
@@ -83,16 +87,44 @@ final class StoredDataset: Sendable {
         return try SpooledShardReader(shard: copy, remote: shards[0].location, format: format).columns
     }
 
-    /// The reader of the shard at `location` (one of ``shards``), copied from the store now.
+    /// The reader of the shard at `location` (one of ``shards``): its copy, begun when the reader opened the shard
+    /// before (or made now); the next shard's copy begins at once, so that it goes on while this one is read.
     func reader(_ location: String) async throws(DatasetError) -> any InputRecordReader {
-        guard let shard = byLocation[location] else { throw .unreadableInput(path: location, reason: "not a shard of \(self.location)") }
+        guard let index = indexes[location] else { throw .unreadableInput(path: location, reason: "not a shard of \(self.location)") }
         let kept = first.withLock { copy in
             defer { copy = nil }
             return copy
         }
+        let early = ahead.withLock { next in
+            defer { next = nil }
+            return next
+        }
         let copy: SpooledShard
-        if let kept, shard.name == shards[0].name { copy = kept } else { copy = try await self.copy(shard) }
-        return try SpooledShardReader(shard: copy, remote: shard.location, format: format)
+        if index == 0, let kept {
+            copy = kept
+        } else if let early, early.index == index {
+            copy = try await early.copy.value.get()
+        } else {
+            copy = try await self.copy(shards[index])
+        }
+        if index + 1 < shards.count {
+            let next = shards[index + 1]
+            let task = Task { () async -> Result<SpooledShard, DatasetError> in
+                do throws(DatasetError) { return .success(try await self.copy(next)) } catch { return .failure(error) }
+            }
+            ahead.withLock { $0 = (index + 1, task) }
+        }
+        return try SpooledShardReader(shard: copy, remote: shards[index].location, format: format)
+    }
+
+    /// The shard whose copy is under way ahead of the reader (nil: none), and the copies begun so far.
+    var copyAhead: Int? { ahead.withLock { $0?.index } }
+    var copiesBegun: Int { copies.withLock { $0 } }
+
+    /// Returns once the copy ahead of the reader, if any, is done (for the tests).
+    func waitForCopyAhead() async {
+        let copy = ahead.withLock { $0?.copy }
+        _ = await copy?.value
     }
 
     /// Copies the shard's objects into a new folder (removed again when the copy fails).
