@@ -50,9 +50,15 @@ import Testing
         let args = ["--input-format", read] + Self.reshape
         let folder = try await DatasetCLI.run(args + ["--url-list", dir.file("old"), "--output-folder", dir.file("from-folder")])
         try #require(folder.exitCode == 0, "\(folder.stderrText)")
-        let bucket = try await run(args + ["--url-list", "s3://\(s3.bucket)/old", "--output-folder", dir.file("from-bucket"),
-                                           "--work-dir", dir.file("work")], s3, home: dir.path)
+        // A shard without its _stats.json (a run still writing it) is passed over, and said so.
+        let image = written != "files" ? nil : try FileManager.default.contentsOfDirectory(atPath: dir.file("old/00000")).sorted().first { $0.hasSuffix(".jpg") }
+        let shard = written == "files" ? "00000/" + (image ?? "") : written == "parquet" ? "00000.parquet" : "00000.tar"
+        try s3.put("old/00099" + shard.dropFirst(5), file: dir.file("old/" + shard))
+        let bucket = try await run(args.filter { $0 != "--quiet" } + ["--url-list", "s3://\(s3.bucket)/old", "--output-folder", dir.file("from-bucket"),
+                                                                      "--work-dir", dir.file("work"), "--progress", "none"], s3, home: dir.path)
         try #require(bucket.exitCode == 0, "\(bucket.stderrText)")
+        #expect(bucket.stderrText.contains("warning: s3://\(s3.bucket)/old/: 1 shard(s) without their _stats.json passed over (unfinished): 00099"),
+                "\(bucket.stderrText)")
         // Every tar member (name and SHA-256, sorted) and every metadata row are the folder's.
         let fromBucket = try await DatasetS3Tests.contents(dir.file("from-bucket"))
         let fromFolder = try await DatasetS3Tests.contents(dir.file("from-folder"))

@@ -22,6 +22,8 @@ final class StoredDataset: Sendable {
     /// `s3://bucket/prefix/`.
     let location: String
     let shards: [Shard]
+    /// The shards passed over for want of their `_stats.json` (a run still writing them, or one that died).
+    let unfinished: [String]
     private let store: any ObjectStore
     private let engine: TransferEngine
     private let format: DatasetInputFormat
@@ -53,9 +55,9 @@ final class StoredDataset: Sendable {
             do { objects = try await store.list(prefix: "") } catch {
                 throw .unreadableInput(path: store.location, reason: "cannot list it: \(error)")
             }
-            let shards = try Self.finishedShards(objects.map(\.key), kind: format.kind, store: store)
+            let (shards, unfinished) = try Self.finishedShards(objects.map(\.key), kind: format.kind, store: store)
             let spool = try RowSpool(base: workFolder + "/reshape-input", memoryLimit: 0)
-            let dataset = StoredDataset(store: store, engine: engine, format: format, spool: spool, shards: shards)
+            let dataset = StoredDataset(store: store, engine: engine, format: format, spool: spool, shards: shards, unfinished: unfinished)
             let copy = try await dataset.copy(shards[0])
             dataset.first.withLock { $0 = copy }
             return dataset
@@ -65,7 +67,9 @@ final class StoredDataset: Sendable {
         }
     }
 
-    private init(store: any ObjectStore, engine: TransferEngine, format: DatasetInputFormat, spool: RowSpool, shards: [Shard]) {
+    private init(store: any ObjectStore, engine: TransferEngine, format: DatasetInputFormat, spool: RowSpool, shards: [Shard],
+                 unfinished: [String]) {
+        self.unfinished = unfinished
         self.store = store
         self.engine = engine
         self.format = format
@@ -149,8 +153,10 @@ final class StoredDataset: Sendable {
     }
 
     /// The finished shards among `keys` in name order: a `NNNNN.tar` (webdataset), `NNNNN.parquet`
-    /// (parquet-images) or the objects under `NNNNN/` (files), each with its `NNNNN_stats.json`.
-    static func finishedShards(_ keys: [String], kind: DatasetInputFormat.Kind, store: any ObjectStore) throws(DatasetError) -> [Shard] {
+    /// (parquet-images) or the objects under `NNNNN/` (files), each with its `NNNNN_stats.json`; and the names of
+    /// the others.
+    static func finishedShards(_ keys: [String], kind: DatasetInputFormat.Kind,
+                               store: any ObjectStore) throws(DatasetError) -> (shards: [Shard], unfinished: [String]) {
         guard !keys.isEmpty else { throw .unreadableInput(path: store.location, reason: "nothing is stored under this prefix") }
         let finished = Set(keys.filter { !$0.contains("/") && $0.hasSuffix("_stats.json") }.map { String($0.dropLast("_stats.json".count)) })
         func numbered(_ stem: Substring) -> Bool { !stem.isEmpty && stem.allSatisfy(\.isNumber) }
@@ -171,6 +177,7 @@ final class StoredDataset: Sendable {
             throw .unreadableInput(path: store.location, reason: names.isEmpty ? "no \(what) under this prefix"
                 : "no finished shard: \(names.count) \(what)(s) but none with its NNNNN_stats.json (an unfinished run's?)")
         }
-        return done.map { Shard(location: store.location(of: $0), name: $0, keys: byName[$0]!.sorted()) }
+        let shards = done.map { Shard(location: store.location(of: $0), name: $0, keys: byName[$0]!.sorted()) }
+        return (shards, names.filter { !Set(done).contains($0) })
     }
 }

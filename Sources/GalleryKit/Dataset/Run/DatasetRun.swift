@@ -188,7 +188,13 @@ public final class DatasetRun: Sendable {
         let reader = ShardReader(files: files, format: options.inputFormat, columns: options.columns,
                                  perShard: options.numberSamplePerShard, firstShard: firstShard)
         reader.subset = options.subset.isEmpty ? nil : options.subset
-        if let stored { reader.opener = { location async throws(DatasetError) in try await stored.reader(location) } }
+        if let stored {
+            reader.opener = { location async throws(DatasetError) in try await stored.reader(location) }
+            if !stored.unfinished.isEmpty {
+                observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
+                    + stored.unfinished.prefix(5).joined(separator: ", ") + (stored.unfinished.count > 5 ? ", ..." : ""))
+            }
+        }
         guard let first = try await reader.next() else { return DatasetSummary() }
         // Every process of a --shard K/N run reads the same first shard, so all infer the same types.
         let types = reader.keptNames.indices.map { i in
