@@ -71,6 +71,28 @@ import Testing
         #expect(left.isEmpty, "left in the work folder: \(left)")
     }
 
+    /// A store behind https under a private CA (``S3PrivateCATests/front(_:authority:root:)``) is read with
+    /// `--ca-certificates`, as it is written; without, the error names the certificate and nothing is written.
+    @Test func aPrivateCAStoreIsReadWithCACertificates() async throws {
+        let s3 = try S3CLIKit()
+        let fixture = try DatasetFixture(count: 20)
+        let dir = fixture.work
+        try await oldDataset(fixture, format: "webdataset", prefix: "old", folder: dir.file("old"), s3)
+        let authority = try TestCertificateAuthority()
+        let nginx = try S3PrivateCATests.front(s3, authority: authority, root: dir.path)
+        let args = ["--url-list", "s3://\(s3.bucket)/old", "--input-format", "webdataset"] + Self.reshape
+        let refused = try await run(args + ["--output-folder", dir.file("refused"), "--work-dir", dir.file("w1")], s3,
+                                    endpoint: "https://127.0.0.1:\(nginx.port)", home: dir.path)
+        #expect(refused.exitCode == 3 && refused.stderrText.contains("s3://\(s3.bucket)/old/") && refused.stderrText.contains("certificate"),
+                "\(refused.exitCode): \(refused.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("refused/00000.tar")))
+        let trusted = try await run(args + ["--output-folder", dir.file("trusted"), "--work-dir", dir.file("w2"),
+                                            "--ca-certificates", authority.certificatePath], s3,
+                                    endpoint: "https://127.0.0.1:\(nginx.port)", home: dir.path)
+        #expect(trusted.exitCode == 0, "\(trusted.stderrText)")
+        #expect(FileManager.default.fileExists(atPath: dir.file("trusted/00000_stats.json")))
+    }
+
     /// An output folder holding an earlier dataset, which `--incremental-mode overwrite` would clear: an input
     /// that cannot be read must leave it as it is.
     func earlierOutput(_ dir: TempDirectory) throws -> String {
