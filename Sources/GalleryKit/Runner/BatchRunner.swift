@@ -68,14 +68,14 @@ public final class BatchRunner: Sendable {
     /// Runs `body` for each item `next` gives, at most `window` at once, each in a child task that prefers the
     /// pool; stops taking items at a stop or when `next` returns nil, and returns once every started item is
     /// done. An error from `next` ends the loop the same way and is rethrown after.
-    func forEach<Item: Sendable, Failure: Error>(window: Int, next: () throws(Failure) -> Item?,
+    func forEach<Item: Sendable, Failure: Error>(window: Int, next: () async throws(Failure) -> Item?,
                                                  _ body: @escaping @Sendable (Item) async -> Void) async throws(Failure) {
         var failure: Failure?
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             while !isStopping {
                 let item: Item?
-                do throws(Failure) { item = try next() } catch {
+                do throws(Failure) { item = try await next() } catch {
                     failure = error
                     break
                 }

@@ -44,6 +44,10 @@ public protocol GalleryStoreKind {
     /// `engine` like ``open(_:options:engine:)``.
     static func openDatasetSink(_ location: String, options: GalleryStoreOptions,
                                 engine: TransferEngine?) throws(GalleryStoreError) -> any DatasetStoreSink
+    /// The objects under `location` to read (a finished dataset reshaped from the store), on an engine of
+    /// their own (the caller shuts it down), and the local work folder for their copies.
+    static func openObjectStore(_ location: String, options: GalleryStoreOptions)
+        throws(GalleryStoreError) -> (store: any ObjectStore, engine: TransferEngine, workFolder: String)
 }
 
 /// Opens the store a location names: an object store's URL (`s3://BUCKET/PREFIX`), else a folder.

@@ -65,6 +65,13 @@ public enum S3StoreKind: GalleryStoreKind {
         return ObjectStoreSink(store: store, scratchFolder: spool + "/rows", ownedEngine: owned)
     }
 
+    public static func openObjectStore(_ location: String, options: GalleryStoreOptions)
+        throws(GalleryStoreError) -> (store: any ObjectStore, engine: TransferEngine, workFolder: String) {
+        let (parsed, client, owned, folder) = try connect(location, options: options, engine: nil)
+        let store = S3ObjectStore(client: client, location: parsed, spoolFolder: folder + "/dataset-spool", uploads: options.uploads)
+        return (store, owned!, folder)
+    }
+
     /// What a gallery store and a dataset sink at `location` both need: the parsed location, a client with
     /// keys from the environment or `~/.aws/credentials`, the engine opened for it (nil when the run's is
     /// used) and the work folder.

@@ -22,7 +22,7 @@ struct DatasetCommand: AsyncParsableCommand {
             stopped by SIGTERM: each started shard keeps the rows that finished and the same command completes it.
             """)
 
-    @Option(name: .customLong("url-list"), help: "A URL list file, or a folder of them (read in name order); or a finished dataset's folder or shard.") var urlList: String
+    @Option(name: .customLong("url-list"), help: "A URL list file, or a folder of them (read in name order); or a finished dataset's folder, shard, or s3://BUCKET/PREFIX.") var urlList: String
     @Option(name: .customLong("input-format"), help: "txt, csv, tsv, json, jsonl, each also .gz, parquet; or webdataset, parquet-images, files: a finished dataset (ours or img2dataset's) made again from the images its shards hold, nothing downloaded.") var inputFormat = "txt"
     @Option(name: .customLong("url-col"), help: "The column holding the URL.") var urlCol = "url"
     @Option(name: .customLong("caption-col"), help: "The column holding the caption (saved as caption / .txt).") var captionCol: String?
@@ -109,7 +109,7 @@ struct DatasetCommand: AsyncParsableCommand {
         var activity: String?
         var interrupts: Interrupts?
         do {
-            let run = try DatasetRun(options: options, store: storage.options(caCertificates: certificates.caCertificates), observers: [report.aggregate])
+            let run = try await DatasetRun.open(options: options, store: storage.options(caCertificates: certificates.caCertificates), observers: [report.aggregate])
             // The first SIGINT or SIGTERM stops the run through it: shards keep the rows that finished, the command
             // exits 130 or 143. A second one quits at once.
             // Weak: the run must end (its deinit removes the download spool) when this scope does, not when the

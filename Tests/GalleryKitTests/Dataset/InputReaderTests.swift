@@ -17,14 +17,14 @@ import Testing
         return plain + ".gz"
     }
 
-    func rows(_ path: String, _ format: String, columns: DatasetColumns = DatasetColumns(), perShard: Int = 10_000) throws -> [(Int, [DatasetRow])] {
+    func rows(_ path: String, _ format: String, columns: DatasetColumns = DatasetColumns(), perShard: Int = 10_000) async throws -> [(Int, [DatasetRow])] {
         let reader = ShardReader(files: [path], format: try DatasetInputFormat(parsing: format), columns: columns, perShard: perShard)
         var shards: [(Int, [DatasetRow])] = []
-        while let s = try reader.next() { shards.append((s.id, s.rows)) }
+        while let s = try await reader.next() { shards.append((s.id, s.rows)) }
         return shards
     }
 
-    @Test func csvQuotingAndMalformedLines() throws {
+    @Test func csvQuotingAndMalformedLines() async throws {
         let dir = try TempDirectory()
         let csv = #"""
         url,text,n
@@ -37,7 +37,7 @@ import Testing
         """#
         let path = try dir.write(Array(csv.utf8), to: "in.csv")
         let cols = DatasetColumns(captionColumn: "text", additional: ["n"])
-        let all = try rows(path, "csv", columns: cols).flatMap(\.1)
+        let all = try await rows(path, "csv", columns: cols).flatMap(\.1)
         #expect(all.count == 5)
         #expect(all[0].caption == "a, quoted \"caption\"" && all[0].url == "http://a/1.jpg" && all[0].problem == nil)
         #expect(all[1].problem == "malformed CSV line 4: a quoted field is not closed on its line")
@@ -47,7 +47,7 @@ import Testing
         #expect(DatasetColumnType.infer(all.map { $0.values[0] }) == .int64)
     }
 
-    @Test func everyFormatAndItsGzipGiveTheSameRows() throws {
+    @Test func everyFormatAndItsGzipGiveTheSameRows() async throws {
         let dir = try TempDirectory()
         let urls = (0..<25).map { "http://h/\($0).jpg" }
         let texts: [String: String] = [
@@ -62,7 +62,7 @@ import Testing
             let plain = try dir.write(Array(text.utf8), to: "list.\(format)")
             let zipped = try gzip(text, in: dir, name: "z.\(format)")
             for (path, name) in [(plain, format), (zipped, format + ".gz")] {
-                let shards = try rows(path, name, columns: columns, perShard: 10)
+                let shards = try await rows(path, name, columns: columns, perShard: 10)
                 #expect(shards.map(\.0) == [0, 1, 2], "\(name)")
                 #expect(shards.map(\.1.count) == [10, 10, 5], "\(name)")
                 let all = shards.flatMap(\.1)
@@ -73,34 +73,34 @@ import Testing
         }
     }
 
-    @Test func malformedJSONRecordsFailTheirRowOnly() throws {
+    @Test func malformedJSONRecordsFailTheirRowOnly() async throws {
         let dir = try TempDirectory()
         let jsonl = try dir.write(Array(#"{"url": "http://a/1"}\#n{"url": broken\#n[1,2]\#n{"url": "http://a/4", "k": {"x": 1}}\#n"#.utf8), to: "a.jsonl")
-        let l = try rows(jsonl, "jsonl").flatMap(\.1)
+        let l = try await rows(jsonl, "jsonl").flatMap(\.1)
         #expect(l.map(\.problem) == [nil, "malformed JSONL line 2: not valid JSON", "malformed JSONL line 3: not a JSON object", nil])
         let json = try dir.write(Array(#"[{"url": "http://a/1"}, {"url": nope}, 7, {"url": "http://a/\"4]"}]"#.utf8), to: "a.json")
-        let j = try rows(json, "json").flatMap(\.1)
+        let j = try await rows(json, "json").flatMap(\.1)
         #expect(j.map(\.problem) == [nil, "malformed JSON record 2: not valid JSON", "malformed JSON record 3: not a JSON object", nil])
         #expect(j[3].url == "http://a/\"4]")
     }
 
-    @Test func aMissingColumnNamesTheColumnsThatExist() throws {
+    @Test func aMissingColumnNamesTheColumnsThatExist() async throws {
         let dir = try TempDirectory()
         let path = try dir.write(Array("link,text\nhttp://a,b\n".utf8), to: "in.csv")
-        #expect(throws: DatasetError.missingColumn(path: path, column: "url", available: ["link", "text"])) {
-            _ = try rows(path, "csv")
+        await #expect(throws: DatasetError.missingColumn(path: path, column: "url", available: ["link", "text"])) {
+            _ = try await rows(path, "csv")
         }
         #expect("\(DatasetError.missingColumn(path: path, column: "url", available: ["link", "text"]))".hasSuffix("has no column 'url'; its columns are: link, text"))
     }
 
-    @Test func aRowWithoutURLFailsWithItsReason() throws {
+    @Test func aRowWithoutURLFailsWithItsReason() async throws {
         let dir = try TempDirectory()
         let path = try dir.write(Array(#"{"url": null, "c": 1}\#n{"url": "http://x"}\#n"#.utf8), to: "a.jsonl")
-        let r = try rows(path, "jsonl").flatMap(\.1)
+        let r = try await rows(path, "jsonl").flatMap(\.1)
         #expect(r[0].problem?.hasPrefix("no URL in column 'url'") == true && r[1].problem == nil)
     }
 
-    @Test func aFolderIsReadInNameOrderEachFileStartingAShard() throws {
+    @Test func aFolderIsReadInNameOrderEachFileStartingAShard() async throws {
         let dir = try TempDirectory()
         _ = try dir.write(Array("http://b/1\nhttp://b/2\nhttp://b/3\n".utf8), to: "b.txt")
         _ = try dir.write(Array("http://a/1\n".utf8), to: "a.txt")
@@ -109,13 +109,13 @@ import Testing
         #expect(files.map { ($0 as NSString).lastPathComponent } == ["a.txt", "b.txt"])
         let reader = ShardReader(files: files, format: DatasetInputFormat(kind: .txt), columns: DatasetColumns(), perShard: 2)
         var ids: [Int] = [], counts: [Int] = []
-        while let s = try reader.next() { ids.append(s.id); counts.append(s.rows.count) }
+        while let s = try await reader.next() { ids.append(s.id); counts.append(s.rows.count) }
         #expect(ids == [0, 1, 2] && counts == [1, 2, 1])
     }
 
     /// A `--shard K/N` process reads only the Parquet row groups that hold its own shards' rows; the others'
     /// rows are counted from the footer. 1,000 rows in groups of 100, two files' worth of shard ids.
-    @Test func aParquetShardReadsOnlyTheRowGroupsOfItsOwnRows() throws {
+    @Test func aParquetShardReadsOnlyTheRowGroupsOfItsOwnRows() async throws {
         let dir = try TempDirectory()
         let writer = try ParquetWriter(handle: try LocalFolderSink(folder: dir.path).create("urls.parquet"),
                                        columns: [.init(name: "url", kind: .string), .init(name: "caption", kind: .string)],
@@ -129,7 +129,7 @@ import Testing
             let reader = ShardReader(files: [dir.file("urls.parquet")], format: format, columns: columns, perShard: perShard)
             reader.readsRows = { $0 % 2 == 1 }
             var seen: [(id: Int, rows: [DatasetRow], count: Int)] = []
-            while let shard = try reader.next() { seen.append(shard) }
+            while let shard = try await reader.next() { seen.append(shard) }
             let shards = (1000 + perShard - 1) / perShard
             #expect(seen.map(\.id) == Array(0..<shards), "\(perShard)")
             #expect(seen.map(\.count) == (0..<shards).map { min(perShard, 1000 - $0 * perShard) }, "\(perShard)")

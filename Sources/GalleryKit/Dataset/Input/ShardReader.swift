@@ -42,6 +42,9 @@ public final class ShardReader {
     public var subset: DatasetSubset?
     /// Row groups of Parquet input decoded so far.
     public private(set) var rowGroupsRead = 0
+    /// Opens a file of the list (nil: ``DatasetInputFormat``'s reader of a local file); a dataset in a store
+    /// copies the shard first (``StoredDataset``).
+    var opener: ((String) async throws(DatasetError) -> any InputRecordReader)?
 
     public init(files: [String], format: DatasetInputFormat, columns: DatasetColumns, perShard: Int,
                 firstShard: Int = 0) {
@@ -58,7 +61,7 @@ public final class ShardReader {
 
     /// The next shard's id, rows (none when ``readsRows`` refuses it) and row count, or nil when every
     /// file is read.
-    public func next() throws(DatasetError) -> (id: Int, rows: [DatasetRow], count: Int)? {
+    public func next() async throws(DatasetError) -> (id: Int, rows: [DatasetRow], count: Int)? {
         // A finished dataset's shards are one stream, cut into new shards across its files.
         let spansFiles = format.kind.isDataset
         let wanted = readsRows(nextShard)
@@ -69,7 +72,8 @@ public final class ShardReader {
                 fileIndex += 1
                 guard fileIndex < files.count else { break }
                 currentFile = files[fileIndex]
-                let opened = try format.reader(path: currentFile)
+                let opened: any InputRecordReader
+                if let opener { opened = try await opener(currentFile) } else { opened = try format.reader(path: currentFile) }
                 // A file whose first record is malformed has no known columns: its rows fail one by one.
                 if !opened.columns.isEmpty || format.kind == .csv || format.kind == .tsv {
                     try columns.check(available: opened.columns, format: format, path: currentFile)

@@ -53,60 +53,41 @@ final class ShardIndexes: Sendable {
     /// it looks unchanged). A failure is returned as a message (the shards themselves are fine).
     @discardableResult
     func update(finished: String? = nil) -> String? {
-        known.withLock { known -> String? in
+        let tars = IndexedTars(folder: folder)
+        return known.withLock { known -> String? in
             var lock: Int32?
             defer { lock.map(Syscall.closeQuietly) }
             do throws(DatasetFormatError) {
-                if let folder {
-                    let path = folder + "/" + Self.lockName
-                    do throws(SystemError) {
-                        let fd = try Syscall.open(path, O_RDWR | O_CREAT | O_CLOEXEC)
-                        lock = fd
-                        try Syscall.lockExclusivelyWaiting(fd, path: path)
-                    } catch {
-                        throw .io(path: path, operation: error.call, errno: error.errno)
-                    }
-                }
+                lock = try tars.lock()
                 let names = try sink.list()
                 let done = Set(names.filter { $0.hasSuffix("_stats.json") }.map { String($0.dropLast("_stats.json".count)) })
+                // In a store, a file rewritten while its last upload may still read its spool would race it: the
+                // JSON indexes go up once, when the run ends (after every shard's upload), each shard's .idx with it.
+                let writesJSON = tars.readsBack || finished == nil
                 guard format == .webdataset else {
-                    if folder != nil || finished == nil { try writeIndexes(countEntries(names, done: done, known: &known), wids: false) }
+                    if writesJSON { try writeIndexes(countEntries(names, done: done, known: &known), wids: false) }
                     return nil
                 }
                 var entries: [(tar: String, entry: Entry)] = []
                 for name in names where name.hasSuffix(".tar") && done.contains(String(name.dropLast(4))) {
-                    let idxName = String(name.dropLast(4)) + ".idx"
-                    guard let folder else {
-                        if let idx = pendingIdx.withLock({ $0.removeValue(forKey: name) }) {
-                            if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
-                        }
-                        if let entry = known[name] { entries.append((name, entry)) }
-                        continue
-                    }
-                    let path = folder + "/" + name
-                    guard let status = Syscall.regularFileStatus(path) else { continue }
-                    let size = Int(status.st_size), modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
-                    // Indexed as it was written, and unchanged since: not read back.
-                    if let idx = pendingIdx.withLock({ $0.removeValue(forKey: name) }), let entry = known[name],
-                       entry.fileSize == size, entry.modified == modified {
-                        if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
+                    guard let stamp = tars.stamp(name) else { continue }
+                    let pending = pendingIdx.withLock { $0.removeValue(forKey: name) }
+                    let entry = known[name].flatMap { stamp.holds($0) ? $0 : nil }
+                    // Indexed as this process wrote it and unchanged since, or indexed before (and, in a folder, not
+                    // the shard just written): not read back.
+                    let rereads = tars.readsBack && pending == nil && finished.map { $0 + ".tar" == name } ?? false
+                    if let entry, !rereads {
+                        if let pending { try writeIdx(of: name, pending) }
                         entries.append((name, entry))
                         continue
                     }
-                    if let entry = known[name], entry.fileSize == size, entry.modified == modified, finished.map({ $0 + ".tar" != name }) ?? true {
-                        entries.append((name, entry))
-                        continue
-                    }
-                    guard let (entry, idx) = Self.read(path, size: size, modified: modified) else {
-                        return "\(path): not a tar this run can index"
-                    }
-                    if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
-                    known[name] = entry
-                    entries.append((name, entry))
+                    guard tars.readsBack else { continue }
+                    guard let (read, idx) = tars.read(name, stamp) else { return "\(tars.path(name)): not a tar this run can index" }
+                    try writeIdx(of: name, idx)
+                    known[name] = read
+                    entries.append((name, read))
                 }
-                // In a store, a file rewritten while its last upload may still read its spool would race it: the
-                // JSON indexes go up once, when the run ends (after every shard's upload), each shard's .idx with it.
-                if folder != nil || finished == nil { try writeIndexes(entries, wids: true) }
+                if writesJSON { try writeIndexes(entries, wids: true) }
                 return nil
             } catch {
                 return "the shard indexes in \(folder ?? name): \(error)"
@@ -114,16 +95,17 @@ final class ShardIndexes: Sendable {
         }
     }
 
+    /// Writes `tar`'s `.idx`, or removes it for a tar without samples (`idx` nil), which wds2idx refuses.
+    private func writeIdx(of tar: String, _ idx: String?) throws(DatasetFormatError) {
+        let idxName = String(tar.dropLast(4)) + ".idx"
+        if let idx { try write(idxName, idx) } else { sink.remove(idxName) }
+    }
+
     /// A tar this process wrote (``IndexingSink``): its entry and `.idx`, for the next update; in a folder with the
     /// file's size and time as it was closed, which that update checks. `members` nil: not a tar the walker could read.
     func wrote(_ tar: String, size: Int, md5: String, members: [TarMembers.Member]?) {
-        guard let members else { return }
-        var modified: [Int] = []
-        if let folder {
-            guard let status = Syscall.regularFileStatus(folder + "/" + tar), Int(status.st_size) == size else { return }
-            modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
-        }
-        let (entry, idx) = Self.entry(members, size: size, md5: md5, modified: modified)
+        guard let members, let stamp = IndexedTars(folder: folder).stamp(tar), stamp.size ?? size == size else { return }
+        let (entry, idx) = Self.entry(members, size: size, md5: md5, modified: stamp.modified)
         known.withLock { $0[tar] = entry }
         pendingIdx.withLock { $0[tar] = idx }
     }

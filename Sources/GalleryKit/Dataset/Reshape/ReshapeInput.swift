@@ -47,11 +47,20 @@ enum ReshapeInput {
     /// `--caption-col` names another column), every other column of theirs kept (unless
     /// `--save-additional-columns` lists which), and the image bytes kept as they are when nothing changes
     /// them (``DatasetImageOptions/skipReencode``).
-    static func resolve(_ options: DatasetOptions) throws(DatasetError) -> DatasetOptions {
+    /// `stored`: the dataset when it is in a store (its first shard gives the columns), else a local folder's.
+    static func resolve(_ options: DatasetOptions, stored: StoredDataset? = nil) throws(DatasetError) -> DatasetOptions {
         guard options.inputFormat.kind.isDataset else { return options }
         var o = options
-        let files = try inputFiles(at: options.urlList, kind: options.inputFormat.kind)
-        let columns = try options.inputFormat.reader(path: files[0]).columns
+        let columns: [String]
+        if let stored {
+            columns = try stored.columns()
+        } else {
+            if GalleryStores.isRemote(options.urlList) {
+                throw .invalidOption("\(options.urlList): a dataset in a store is read by a run opened with DatasetRun.open")
+            }
+            let files = try inputFiles(at: options.urlList, kind: options.inputFormat.kind)
+            columns = try options.inputFormat.reader(path: files[0]).columns
+        }
         if o.columns.captionColumn == nil, columns.contains("caption") { o.columns.captionColumn = "caption" }
         if o.columns.additional.isEmpty {
             let taken: Set<String> = ["url", o.columns.captionColumn ?? "caption", o.columns.bboxColumn ?? ""]

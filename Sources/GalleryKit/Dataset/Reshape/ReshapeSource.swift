@@ -21,6 +21,8 @@ public struct DatasetReshapeSource: Sendable {
     public var exif: String?
     /// `md5`, `sha256`, `sha512` columns of the old dataset: the hash of the original download.
     public var hashes: [String: String] = [:]
+    /// The local copy of a stored shard that ``image`` is read from, kept while the sample is (nil for a folder's).
+    var spool: SpooledShard?
 
     /// The image bytes.
     func load() throws(DatasetError) -> [UInt8] {

@@ -65,6 +65,8 @@ public final class DatasetRun: Sendable {
     let indexes = Locked<ShardIndexes?>(nil)
     /// Hosts' placeholder images (nil: detection off).
     let placeholders: PlaceholderDetector?
+    /// The finished dataset read back from a store (nil: the input is local).
+    let stored: StoredDataset?
 
     /// A run writing into `sink`; `observers` hear the engine's transfers (bytes, for progress).
     public convenience init(options: DatasetOptions, sink: any DatasetStoreSink, observers: [any TransferObserver] = []) throws(DatasetError) {
@@ -82,11 +84,29 @@ public final class DatasetRun: Sendable {
         }
     }
 
-    init(options: DatasetOptions, observers: [any TransferObserver], store: GalleryStoreOptions? = nil,
+    /// A run writing where ``DatasetOptions/outputFolder`` says, as ``init(options:store:observers:)``, whose
+    /// `--url-list` may also name a finished dataset in a store (`s3://BUCKET/PREFIX` with `--input-format
+    /// webdataset|parquet-images|files`), opened with the same `store` options: listed, and its first shard
+    /// read, before anything is written.
+    public static func open(options: DatasetOptions, store: GalleryStoreOptions,
+                            observers: [any TransferObserver] = []) async throws(DatasetError) -> DatasetRun {
+        guard options.inputFormat.kind.isDataset, GalleryStores.isRemote(options.urlList) else {
+            return try DatasetRun(options: options, store: store, observers: observers)
+        }
+        let stored = try await StoredDataset.open(options.urlList, format: options.inputFormat, options: store)
+        return try DatasetRun(options: options, observers: observers, store: store, stored: stored) { engine throws(DatasetError) in
+            do throws(GalleryStoreError) { return try GalleryStores.openDatasetSink(options.outputFolder, options: store, engine: engine) } catch {
+                throw .store(error)
+            }
+        }
+    }
+
+    init(options: DatasetOptions, observers: [any TransferObserver], store: GalleryStoreOptions? = nil, stored: StoredDataset? = nil,
          sink makeSink: (TransferEngine) throws(DatasetError) -> any DatasetStoreSink) throws(DatasetError) {
-        let options = try ReshapeInput.resolve(options)
+        let options = try ReshapeInput.resolve(options, stored: stored)
         try options.validate()
         self.options = options
+        self.stored = stored
         var configuration = Self.transferConfiguration(options, observers: observers)
         if let store { GalleryStores.limitHost(of: options.outputFolder, options: store, in: &configuration) }
         let engine = TransferEngine(configuration: configuration)
@@ -154,7 +174,8 @@ public final class DatasetRun: Sendable {
     /// Runs every shard this process is to do. Rows fail one by one in the metadata; what stops the run is an
     /// unreadable input or a missing column (after the shards already started are finished and written).
     public func run(observer: (any DatasetRunObserver)? = nil) async throws(DatasetError) -> DatasetSummary {
-        let files = try options.inputFormat.inputFiles(at: options.urlList)
+        let files: [String]
+        if let stored { files = stored.shards.map(\.location) } else { files = try options.inputFormat.inputFiles(at: options.urlList) }
         do throws(GalleryStoreError) { try await sink.prepare() } catch { throw .store(error) }
         let (done, firstShard) = try prepareOutput()
         await adoptStoredIndex()
@@ -167,7 +188,14 @@ public final class DatasetRun: Sendable {
         let reader = ShardReader(files: files, format: options.inputFormat, columns: options.columns,
                                  perShard: options.numberSamplePerShard, firstShard: firstShard)
         reader.subset = options.subset.isEmpty ? nil : options.subset
-        guard let first = try reader.next() else { return DatasetSummary() }
+        if let stored {
+            reader.opener = { location async throws(DatasetError) in try await stored.reader(location) }
+            if !stored.unfinished.isEmpty {
+                observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
+                    + stored.unfinished.prefix(5).joined(separator: ", ") + (stored.unfinished.count > 5 ? ", ..." : ""))
+            }
+        }
+        guard let first = try await reader.next() else { return DatasetSummary() }
         // Every process of a --shard K/N run reads the same first shard, so all infer the same types.
         let types = reader.keptNames.indices.map { i in
             ["url", "caption", options.columns.verifyHash?.algorithm, options.columns.verifyPHash.map { _ in DatasetVerification.phashColumn }]
@@ -187,7 +215,7 @@ public final class DatasetRun: Sendable {
         // records the rows that finished.
         let stop: DatasetError? = await runner.run {
             do throws(DatasetError) {
-                try await self.runner.forEach(window: self.options.shardsInFlight, next: { () throws(DatasetError) in try shards.next() }) { work in
+                try await self.runner.forEach(window: self.options.shardsInFlight, next: { () async throws(DatasetError) in try await shards.next() }) { work in
                     await self.runShard(work, schema: schema, summary: summary, observer: observer)
                 }
             } catch {

@@ -44,10 +44,10 @@ final class ShardQueue {
     }
 
     /// The next shard to work on, nil at the end of the list.
-    func next() throws(DatasetError) -> ShardWork? {
+    func next() async throws(DatasetError) -> ShardWork? {
         let options = run.options
         while true {
-            guard let shard = try take() else { return nil }
+            guard let shard = try await take() else { return nil }
             let name = options.shardName(shard.id)
             if let sharding = options.shard, shard.id % sharding.count != sharding.index {
                 observer?.shardSkipped(name: name, rows: shard.count, done: false)
@@ -74,12 +74,12 @@ final class ShardQueue {
         }
     }
 
-    private func take() throws(DatasetError) -> (id: Int, rows: [DatasetRow], count: Int)? {
+    private func take() async throws(DatasetError) -> (id: Int, rows: [DatasetRow], count: Int)? {
         if let shard = first {
             first = nil
             return shard
         }
-        return try reader.next()
+        return try await reader.next()
     }
 
     /// Shard `name` as the output folder holds it, or nil (when `reporting`, the reason recorded with the failed

@@ -1,0 +1,111 @@
+import DatasetFormats
+import Foundation
+import GallerySync
+import GalleryTestSupport
+import GalleryTransfer
+import Testing
+@testable import GalleryKit
+
+/// A finished dataset read back from an object store (``StoredDataset``, here over a ``FolderObjectStore``; the
+/// S3 store is CLITests' `DatasetS3ReshapeTests`): each old shard is copied when the reader comes to it and its
+/// copy removed once its samples are done, so the copies on disk stay a handful whatever the number of shards.
+@Suite struct StoredDatasetTests {
+    /// 40 shards of 2 samples (a real JPEG, its `.json`), each with its `_stats.json`, in `root`.
+    static func oldDataset(in root: String, shards: Int = 40) throws {
+        let jpeg = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let folder = try LocalFolderSink(folder: root)
+        for s in 0..<shards {
+            let name = String(format: "%05d", s)
+            let tar = TarWriter(handle: try folder.create(name + ".tar"))
+            for i in 0..<2 {
+                let key = name + String(format: "%04d", i)
+                try tar.add(key + ".jpg", jpeg)
+                try tar.add(key + ".json", text: #"{"key": "\#(key)", "caption": "photo \#(key)"}"#)
+            }
+            try tar.close()
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/" + name + "_stats.json"))
+        }
+    }
+
+    /// Counts the shard copies on disk each time a row finishes.
+    final class CopyWatcher: DatasetRunObserver {
+        let spool: String
+        let most = Locked(0)
+        init(spool: String) { self.spool = spool }
+        func shardStarted(name: String, rows: Int) {}
+        func rowFinished(failed: Bool) {
+            let copies = ((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).filter { !$0.hasSuffix(".lock") }
+                .map { ((try? FileManager.default.contentsOfDirectory(atPath: spool + "/" + $0)) ?? []).count }.reduce(0, +)
+            most.withLock { $0 = max($0, copies) }
+        }
+        func shardFinished(name: String, count: Int, successes: Int) {}
+        func shardSkipped(name: String, rows: Int, done: Bool) {}
+    }
+
+    @Test func theShardCopiesStayAHandfulAndGoWhenTheirSamplesAreDone() async throws {
+        let dir = try TempDirectory()
+        try Self.oldDataset(in: dir.file("store"))
+        var stored: StoredDataset? = try await StoredDataset.open(FolderObjectStore(root: dir.file("store")), engine: TransferEngine(),
+                                                  workFolder: dir.file("work"), format: DatasetInputFormat(kind: .webdataset))
+        #expect(stored?.shards.count == 40)
+        var options = DatasetOptions(urlList: dir.file("store"))
+        options.inputFormat = DatasetInputFormat(kind: .webdataset)
+        options.outputFormat = .webdataset
+        options.outputFolder = dir.file("out")
+        options.numberSamplePerShard = 5
+        options.image.resizeMode = .no
+        options.optOut = nil
+        let watcher = CopyWatcher(spool: dir.file("work/reshape-input"))
+        var run: DatasetRun? = try DatasetRun(options: options, observers: [], stored: stored!) { _ throws(DatasetError) in
+            do { return try LocalFolderSink(folder: dir.file("out")) } catch { throw .output("\(error)") }
+        }
+        let summary = try await run!.run(observer: watcher)
+        #expect(summary.successes == 80 && summary.shardsWritten == 16, "\(summary)")
+        // Each new shard of 5 samples holds at most 3 old shards of 2: the first (kept by the run for its column
+        // types), two in flight, one read while they finish; and the old shard being read, and the next one's copy.
+        let most = watcher.most.withLock { $0 }
+        #expect(most > 0 && most <= 3 + 3 * 3 + 2, "\(most) shard copies on disk at once (of 40 shards)")
+        run = nil
+        stored = nil
+        #expect(!FileManager.default.fileExists(atPath: dir.file("work/reshape-input")), "the copies' folder is still there")
+    }
+
+    /// When the reader opens a shard, the next one's copy is already under way, and each shard is copied once.
+    @Test func theNextShardIsCopiedWhileOneIsReadAndEachOnce() async throws {
+        let dir = try TempDirectory()
+        try Self.oldDataset(in: dir.file("store"), shards: 5)
+        let stored = try await StoredDataset.open(FolderObjectStore(root: dir.file("store")), engine: TransferEngine(),
+                                                  workFolder: dir.file("work"), format: DatasetInputFormat(kind: .webdataset))
+        #expect(stored.copiesBegun == 1 && stored.copyAhead == nil)
+        var samples = 0
+        for (i, shard) in stored.shards.enumerated() {
+            let reader = try await stored.reader(shard.location)
+            #expect(stored.copyAhead == (i < 4 ? i + 1 : nil), "after opening shard \(i)")
+            // The next shard's copy is made once: the reader takes it when it comes to that shard.
+            await stored.waitForCopyAhead()
+            #expect(stored.copiesBegun == min(i + 2, 5), "after opening shard \(i)")
+            while let record = try reader.next() {
+                samples += 1
+                #expect(record.reshape?.spool?.path.hasSuffix("/" + shard.name) == true)
+            }
+        }
+        #expect(samples == 10 && stored.copiesBegun == 5, "\(samples) samples, \(stored.copiesBegun) copies")
+    }
+
+    /// An error of a copy's reader names the shard's object, not the local copy.
+    @Test func aCopysErrorsNameTheObject() throws {
+        let dir = try TempDirectory()
+        try Self.oldDataset(in: dir.file("copy"), shards: 1)
+        let path = dir.file("copy/00000.tar")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        try Data(bytes.prefix(600)).write(to: URL(fileURLWithPath: path))
+        let shard = SpooledShard(folder: dir.file("copy"), path: path)
+        #expect(throws: DatasetError.self) { _ = try SpooledShardReader(shard: shard, remote: "s3://b/p/00000.tar", format: DatasetInputFormat(kind: .webdataset)) }
+        do {
+            _ = try SpooledShardReader(shard: shard, remote: "s3://b/p/00000.tar", format: DatasetInputFormat(kind: .webdataset))
+        } catch {
+            #expect("\(error)".hasPrefix("cannot read s3://b/p/00000.tar: the tar is cut short"), "\(error)")
+            #expect(!"\(error)".contains(dir.path), "\(error)")
+        }
+    }
+}
