@@ -73,16 +73,16 @@ final class MultiLoop: Sendable {
 
     private func run() {
         let multi = handles.multi
-        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        // Each transfer libcurl runs, with the DNS share it was given.
+        var active: [UnsafeMutableRawPointer: (transfer: CurlTransfer, share: DNSShares.Share)] = [:]
         // The DNS cache, shared by the loop's transfers (``DNSShares``). No lock callbacks are set because only
         // the loop thread uses it; easy handles are detached from it (on this thread) before they leave.
         var shares = DNSShares(transfersPerShare: Self.transfersPerShare)
-        var shareOf: [UnsafeMutableRawPointer: DNSShares.Share] = [:]
         // Detaching from the share here keeps every share access on this thread, even when the easy handle
         // is later freed by another thread.
-        func detach(_ t: CurlTransfer) {
-            _ = fg_easy_setopt_share(t.easy.raw, nil)
-            if let share = shareOf.removeValue(forKey: t.easy.raw) { shares.release(share) }
+        func detach(_ raw: UnsafeMutableRawPointer, from share: DNSShares.Share) {
+            _ = fg_easy_setopt_share(raw, nil)
+            shares.release(share)
         }
         while true {
             let (incoming, stopping) = state.withLock { s in
@@ -91,30 +91,29 @@ final class MultiLoop: Sendable {
             }
             if stopping {
                 for t in incoming { t.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .engineStopped) }
-                for (raw, t) in active {
+                for (raw, entry) in active {
                     curl_multi_remove_handle(multi, raw)
-                    detach(t)
-                    t.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .engineStopped)
+                    detach(raw, from: entry.share)
+                    entry.transfer.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .engineStopped)
                 }
                 break
             }
             for t in incoming {
                 let share = shares.take()
-                shareOf[t.easy.raw] = share
                 if (try? t.easy.set(share: share)) == nil || curl_multi_add_handle(multi, t.easy.raw) != CURLM_OK {
-                    detach(t)
+                    detach(t.easy.raw, from: share)
                     t.finish(CURLE_FAILED_INIT)
                 } else {
-                    active[t.easy.raw] = t
+                    active[t.easy.raw] = (t, share)
                 }
             }
             // A cancelled task's transfer ends now, not at libcurl's next progress callback (which an idle,
             // stalled transfer gets only about once a second).
-            for (raw, t) in active where t.cancelled.load(ordering: .relaxed) {
+            for (raw, entry) in active where entry.transfer.cancelled.load(ordering: .relaxed) {
                 curl_multi_remove_handle(multi, raw)
                 active.removeValue(forKey: raw)
-                detach(t)
-                t.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .cancelled)
+                detach(raw, from: entry.share)
+                entry.transfer.finish(CURLE_ABORTED_BY_CALLBACK, overrideReason: .cancelled)
             }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
@@ -123,9 +122,9 @@ final class MultiLoop: Sendable {
                 guard msg.pointee.msg == CURLMSG_DONE, let raw = msg.pointee.easy_handle else { continue }
                 let code = msg.pointee.data.result
                 curl_multi_remove_handle(multi, raw)
-                if let t = active.removeValue(forKey: raw) {
-                    detach(t)
-                    t.finish(code)
+                if let entry = active.removeValue(forKey: raw) {
+                    detach(raw, from: entry.share)
+                    entry.transfer.finish(code)
                 }
             }
             // Sleeps until socket activity, libcurl's next timer, a wakeup, or 250 ms at most (so the
