@@ -13,6 +13,9 @@ import Foundation
 public final class DNSHierarchy: Sendable {
     public enum Record: Sendable {
         case a(String), aaaa(String), cname(String)
+        /// The name is a zone of its own, served by the server on port 53 of this address (a
+        /// ``TestDNSServer`` with scripted behaviours, for instance).
+        case delegation(String)
     }
 
     /// The zone the records live in: `web.zz`.
@@ -56,6 +59,7 @@ public final class DNSHierarchy: Sendable {
                     case .a(let address): "\(name).web.zz. IN A \(address)"
                     case .aaaa(let address): "\(name).web.zz. IN AAAA \(address)"
                     case .cname(let target): "\(name).web.zz. IN CNAME \(target)"
+                    case .delegation(let address): "\(name).web.zz. IN NS ns.\(name).web.zz.\nns.\(name).web.zz. IN A \(address)"
                     }
                 }.joined(separator: "\n") + "\n"),
         ]

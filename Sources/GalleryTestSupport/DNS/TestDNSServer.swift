@@ -61,15 +61,16 @@ public final class TestDNSServer: Sendable {
     public let port: UInt16
     private let state = Locked(State())
 
-    /// Listens on UDP `host` (a 127.0.0.0/8 address) on a free port, and on TCP on the same port when
-    /// `host` is 127.0.0.1 (a port free for both is looked for: TCP first, then UDP on it).
-    public init(host: String = "127.0.0.1") throws(TestSupportError) {
+    /// Listens on UDP `host` (a 127.0.0.0/8 address) on `port`, or a free port when 0, and on TCP on the
+    /// same port when `host` is 127.0.0.1 and no port is given (a port free for both is looked for: TCP
+    /// first, then UDP on it). Port 53 of an address of its own makes it an authority in a ``DNSHierarchy``.
+    public init(host: String = "127.0.0.1", port: UInt16 = 0) throws(TestSupportError) {
         var found: (udp: Int32, tcp: Int32?, port: UInt16)?
         var lastError = TestSupportError.system(operation: "bind(\(host), UDP)", errno: EADDRINUSE)
         for _ in 0..<20 where found == nil {
-            let tcp = host == "127.0.0.1" ? try? Socket.listenOnLoopback() : nil
+            let tcp = host == "127.0.0.1" && port == 0 ? try? Socket.listenOnLoopback() : nil
             do {
-                let (udp, port) = try Self.bindUDP(host: host, port: tcp?.port ?? 0)
+                let (udp, port) = try Self.bindUDP(host: host, port: tcp?.port ?? port)
                 found = (udp, tcp?.fd, port)
             } catch {
                 lastError = error
@@ -79,8 +80,8 @@ public final class TestDNSServer: Sendable {
         guard let found else { throw lastError }
         fd = found.udp
         tcp = found.tcp
-        port = found.port
-        address = "\(host):\(port)"
+        self.port = found.port
+        address = "\(host):\(found.port)"
         let state = state
         let (udp, tcp) = (fd, tcp)
         NamedThread.start("test-dns") { Self.serve(fd: udp, state: state) }
