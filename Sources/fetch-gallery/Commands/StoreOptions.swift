@@ -6,7 +6,7 @@ import GalleryKit
 /// the local work folder, the uploads. GalleryKit opens the store from them (``GalleryStores``).
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("s3-endpoint"), help: ArgumentHelp(
-        "With --out s3://BUCKET/PREFIX: the URL of an S3-compatible service (Ceph, MinIO, R2); AWS S3 when not given.",
+        "With an s3://BUCKET/PREFIX location (--out; dataset's --output-folder or --url-list): the URL of an S3-compatible service (Ceph, MinIO, R2); AWS S3 when not given.",
         valueName: "url"))
     var s3Endpoint: String?
 
