@@ -93,6 +93,44 @@ public final class BatchRunner: Sendable {
         if let failure { throw failure }
     }
 
+    /// ``forEach(window:next:_:)`` where an item may give its place back before it ends: `started`, called by
+    /// its body (once counts), lets the next item start while the body goes on. A dataset's shard calls it
+    /// when its last row has started, so the next shard starts while the last rows of this one (a slow body
+    /// to its deadline, a stall) finish: with the place held to the end, the last shard of a list waited
+    /// 10 s for a stalled row of an earlier one, and each shard's slowest row left one of the two shard
+    /// places idle. At most `window` items are before their `started`; those past it are bounded by their
+    /// own end (a row's deadline).
+    func forEach<Item: Sendable, Failure: Error>(window: Int, next: () async throws(Failure) -> Item?,
+                                                 releasingEarly body: @escaping @Sendable (Item, _ started: @escaping @Sendable () async -> Void) async -> Void) async throws(Failure) {
+        let places = AsyncPermits(window)
+        var failure: Failure?
+        await withTaskGroup(of: Void.self) { group in
+            while !isStopping {
+                let item: Item?
+                do throws(Failure) { item = try await next() } catch {
+                    failure = error
+                    break
+                }
+                guard let item else { break }
+                _ = await places.acquire()
+                // The stop may have come while this item waited for room: it is not started.
+                if isStopping {
+                    await places.release()
+                    break
+                }
+                group.addTask(executorPreference: pool) {
+                    let given = Locked(false)
+                    let giveBack: @Sendable () async -> Void = {
+                        if !given.withLock({ g in defer { g = true }; return g }) { await places.release() }
+                    }
+                    await body(item, giveBack)
+                    await giveBack()
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// ``forEach(window:next:_:)`` over an array.
     func forEach<Item: Sendable>(window: Int, _ items: [Item], _ body: @escaping @Sendable (Item) async -> Void) async {
         var iterator = items.makeIterator()

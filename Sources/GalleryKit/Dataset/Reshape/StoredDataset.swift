@@ -178,6 +178,7 @@ final class StoredDataset: Sendable {
                 : "no finished shard: \(names.count) \(what)(s) but none with its NNNNN_stats.json (an unfinished run's?)")
         }
         let shards = done.map { Shard(location: store.location(of: $0), name: $0, keys: byName[$0]!.sorted()) }
-        return (shards, names.filter { !Set(done).contains($0) })
+        let kept = Set(done)
+        return (shards, names.filter { !kept.contains($0) })
     }
 }

@@ -8,9 +8,10 @@ extension DatasetRun {
     /// One shard: its rows fetched and processed concurrently, written as they finish (img2dataset writes in
     /// completion order too), then the stats. A shard that cannot be written is reported and left without its
     /// `_stats.json`, so the next run redoes it. Rows an earlier run finished (``ShardWork/kept(_:)``) are written
-    /// first, as they are. A stop ends the shard with the rows that finished (``closeStopped(_:)``).
+    /// first, as they are. A stop ends the shard with the rows that finished (``closeStopped(_:)``). `started`
+    /// is called once its last row has started (the next shard may start then).
     func runShard(_ work: ShardWork, schema: DatasetSchema, summary: Locked<DatasetSummary>,
-                  observer: (any DatasetRunObserver)?) async {
+                  observer: (any DatasetRunObserver)?, started: @Sendable () async -> Void = {}) async {
         let id = work.id
         let name = options.shardName(id)
         observer?.shardStarted(name: name, rows: work.rows.count)
@@ -32,7 +33,12 @@ extension DatasetRun {
             state.withLock { $0.write(sample, ready.outcome) }
             observer?.rowFinished(failed: ready.outcome.status != .success)
         }
-        await runner.forEach(window: options.jobs + 2 * pool.width, fetched) { row in
+        var rows = fetched.makeIterator()
+        await runner.forEach(window: options.jobs + 2 * pool.width, next: { () async throws(Never) -> DatasetRow? in
+            if let row = rows.next() { return row }
+            await started()
+            return nil
+        }) { row in
             let key = self.key(of: row, shard: id)
             let outcome = await self.work(row)
             // After a stop, a row that did not succeed was cut short (its download abandoned): it is not recorded,

@@ -215,9 +215,10 @@ public final class DatasetRun: Sendable {
         // records the rows that finished.
         let stop: DatasetError? = await runner.run {
             do throws(DatasetError) {
-                try await self.runner.forEach(window: self.options.shardsInFlight, next: { () async throws(DatasetError) in try await shards.next() }) { work in
-                    await self.runShard(work, schema: schema, summary: summary, observer: observer)
-                }
+                try await self.runner.forEach(window: self.options.shardsInFlight, next: { () async throws(DatasetError) in try await shards.next() },
+                                              releasingEarly: { work, started in
+                    await self.runShard(work, schema: schema, summary: summary, observer: observer, started: started)
+                })
             } catch {
                 return error
             }
