@@ -70,27 +70,7 @@ public final class BatchRunner: Sendable {
     /// done. An error from `next` ends the loop the same way and is rethrown after.
     func forEach<Item: Sendable, Failure: Error>(window: Int, next: () async throws(Failure) -> Item?,
                                                  _ body: @escaping @Sendable (Item) async -> Void) async throws(Failure) {
-        var failure: Failure?
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            while !isStopping {
-                let item: Item?
-                do throws(Failure) { item = try await next() } catch {
-                    failure = error
-                    break
-                }
-                guard let item else { break }
-                if running >= max(1, window) {
-                    await group.next()
-                    running -= 1
-                    // The stop may have come while this item waited for room: it is not started.
-                    if isStopping { break }
-                }
-                running += 1
-                group.addTask(executorPreference: pool) { await body(item) }
-            }
-        }
-        if let failure { throw failure }
+        try await forEach(window: window, next: next, releasingEarly: { item, _ in await body(item) })
     }
 
     /// ``forEach(window:next:_:)`` where an item may give its place back before it ends: `started`, called by
@@ -104,7 +84,8 @@ public final class BatchRunner: Sendable {
                                                  releasingEarly body: @escaping @Sendable (Item, _ started: @escaping @Sendable () async -> Void) async -> Void) async throws(Failure) {
         let places = AsyncPermits(window)
         var failure: Failure?
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: a finished item's task is not kept until the loop ends (a shard's rows run to thousands).
+        await withDiscardingTaskGroup { group in
             while !isStopping {
                 let item: Item?
                 do throws(Failure) { item = try await next() } catch {
