@@ -3,7 +3,8 @@ import PackageDescription
 
 // One folder per stage, C only in the shim targets (CCurl, CUnbound, CCodecs, CColor, ...).
 // GalleryImaging (codecs, scaler, cache), GalleryTransfer (libcurl engine) and GalleryObjectStore stand alone;
-// GalleryKit joins them into the pipeline and the gallery writer; fetch-gallery is a thin CLI.
+// GalleryRunner is the floor both products run on; PhotoGallery and GalleryDataset are the products; GalleryKit
+// is the library facade (ImagePipeline, and every module above re-exported); fetch-gallery is a thin CLI.
 // Debug builds leave Swift unoptimised, which makes the imaging loops (the resampler, the demo
 // catalogue's renderer) some 40 times slower than in a release build: on a clean machine the demo
 // server took ~4 s a photo to render its images and the quick-start test ran past its limit.
@@ -19,6 +20,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GalleryKit", targets: ["GalleryKit"]),
+        .library(name: "GalleryRunner", targets: ["GalleryRunner"]),
+        .library(name: "GalleryDataset", targets: ["GalleryDataset"]),
+        .library(name: "PhotoGallery", targets: ["PhotoGallery"]),
         .library(name: "GalleryImaging", targets: ["GalleryImaging"]),
         .library(name: "GalleryTransfer", targets: ["GalleryTransfer"]),
         .library(name: "DatasetFormats", targets: ["DatasetFormats"]),
@@ -73,8 +77,22 @@ let package = Package(
         // The byte-level object store: one protocol (put a file or a stream, get, list, delete, abort unfinished
         // uploads), a folder and S3 (its client moves with it); under the gallery store and the dataset sink.
         .target(name: "GalleryObjectStore", dependencies: ["GalleryTransfer", "CCrypto", "GallerySync", "GallerySystem"]),
-        .target(name: "GalleryKit", dependencies: ["GalleryImaging", "GalleryTransfer", "GalleryObjectStore", "CCrypto", "GallerySync",
-                                                   "CZlib", "DatasetFormats", "GallerySystem"]),
+        // The floor both products run on: the batch runner, the outcome and error vocabulary, digests, and the
+        // store locations (options, kinds) opened as objects. It imports no product.
+        .target(name: "GalleryRunner", dependencies: ["GalleryImaging", "GalleryTransfer", "GalleryObjectStore", "CCrypto",
+                                                      "GallerySync", "GallerySystem"]),
+        // The products, each a module of its own over the runner: a product never imports another.
+        // `fetch-gallery dataset`: URL lists in, img2dataset's shards out (and reshaped, indexed, verified).
+        .target(name: "GalleryDataset", dependencies: ["GalleryRunner", "GalleryImaging", "GalleryTransfer", "GalleryObjectStore",
+                                                       "DatasetFormats", "GallerySync", "GallerySystem", "CZlib"]),
+        // `fetch-gallery run`, `plan`, `merge`: the gallery (sources, plan, journal, renditions, pages, shards, its store).
+        .target(name: "PhotoGallery", dependencies: ["GalleryRunner", "GalleryImaging", "GalleryTransfer", "GalleryObjectStore",
+                                                     "GallerySync", "GallerySystem"]),
+        // The library facade on top: ImagePipeline (load, cache and scale one image), and `import GalleryKit`
+        // re-exports the products, the runner and the parts, so one import offers the whole API.
+        .target(name: "GalleryKit", dependencies: ["PhotoGallery", "GalleryDataset", "GalleryRunner", "GalleryImaging",
+                                                   "GalleryTransfer", "GalleryObjectStore", "DatasetFormats", "GallerySync",
+                                                   "GallerySystem"]),
         // Debian's libsnappy and libzstd, for Parquet pages.
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -129,7 +147,7 @@ let package = Package(
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
         .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
-        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "GalleryTestSupport", "GalleryTestTraits", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "PhotoGallery", "GalleryDataset", "GalleryRunner", "GalleryTestSupport", "GalleryTestTraits", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GalleryTestTraits", "GallerySync"]),
         // The gallery viewer in Debian's Chromium (headless, through chromedriver), on a gallery the built command made.

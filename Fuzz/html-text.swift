@@ -5,7 +5,7 @@
 // between words (none at either end); a link is never empty; decoding never makes text longer (every
 // reference is at least as long as what it stands for), leaves text without `&` as it is, and undoes
 // the gallery's own escaping (HTMLEscaping.escape, controls and bidi marks aside, which it replaces).
-@testable import GalleryKit
+@testable import PhotoGallery
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -9,7 +9,7 @@
 // names are also "ID-slug.ext" in [a-z0-9-.] with exactly one dot and never start with "-";
 // downloaded names are never hidden (leading "."), never one of our working suffixes, and unique
 // within one run.
-@testable import GalleryKit
+@testable import PhotoGallery
 @testable import GalleryTransfer
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -5,7 +5,7 @@
 // bad item never costs the page: items kept plus items skipped equal the array's length, skipped
 // indices are increasing and in range; every kept photo has an image (image_url or images); the
 // decode is deterministic; and a kept page encodes and decodes back to the same photos/comments.
-@testable import GalleryKit
+@testable import PhotoGallery
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -10,7 +10,7 @@
 // to the next page number, never after an empty page, and Openverse never past page 20; a repeated
 // Commons answer (an iicontinue round) adds no photo; a Flickr licence named on a photo comes from the
 // licence table; the decode is deterministic, and kept photos survive an encode/decode round trip.
-@testable import GalleryKit
+@testable import PhotoGallery
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -17,7 +17,7 @@ import re
 import sys
 
 # (stage, test on one frame (symbol, dso)), innermost frame first; the first stage whose test a frame passes.
-# Swift names are mangled: module and type names appear as NNName (e.g. 10GalleryKit, 13ThumbnailWork).
+# Swift names are mangled: module and type names appear as NNName (e.g. 12PhotoGallery, 13ThumbnailWork; a word repeated is a substitution: 0B6OutputC is GalleryOutput in PhotoGallery).
 SYSCALL_RENAME = re.compile(r"__x64_sys_rename|do_renameat2")
 SYSCALL_CREATE = re.compile(r"__x64_sys_(openat|open|creat|mkdir|mkdirat|linkat|link|unlink|unlinkat|write|pwrite64|"
                             r"close|close_range|ftruncate|fsync|fdatasync|newfstatat|statx|newstat|newlstat|fstat)\b")
@@ -28,7 +28,7 @@ STAGES = [
     ("file creation, writes, stats (syscalls)", lambda s, d: SYSCALL_CREATE.search(s)),
     ("transfer: sockets (syscalls)", lambda s, d: SYSCALL_NET.search(s)),
     ("fingerprint: pHash + ThumbHash", lambda s, d: re.search(r"16ImageFingerprint|14PerceptualHash|9ThumbHash|13GreyReduction", s)),
-    ("hashing (SHA-256)", lambda s, d: "libcrypto" in d or re.search(r"10GalleryKit6SHA256|SHA256_", s)),
+    ("hashing (SHA-256)", lambda s, d: "libcrypto" in d or re.search(r"13GalleryRunner6SHA256|6DigestO|SHA256_", s)),
     ("header probe, sniff, EXIF", lambda s, d: re.search(r"12ImageDecoderO5probe|11ImageFormatO5sniff|10ExifReader|"
                                                          r"fg_jpeg_probe|fg_png_probe|12ImageDecoderO4info", s)),
     ("resample (+ colour, orientation)", lambda s, d: re.search(r"9Resampler|11ResampleJob|15ResampleWeights|"
@@ -39,14 +39,12 @@ STAGES = [
     ("decode", lambda s, d: re.search(r"10DecodePlanV6decode|11JPEGDecoder|10PNGDecoder|12ImageDecoderO6decode|"
                                       r"fg_jpeg_decode|fg_jpeg_start|fg_jpeg_read|fg_png_|jpeg_read_scanlines|"
                                       r"jpeg_start_decompress|jpeg_read_header|jpeg_CreateDecompress|jpeg_idct", s)),
-    ("journal records", lambda s, d: re.search(r"10GalleryKit7JournalC|13JournalRecord|10GalleryKit12OriginalFileV|8JSONScanV", s)),
-    ("gallery pages (render, diff, write)", lambda s, d: re.search(r"10GalleryKit0A6OutputC|15PhotoDetailPage|9IndexPage|"
-                                                                   r"10GalleryKit4NodeV|12HTMLEscaping|0A8DocumentO|"
-                                                                   r"10ShownImage|0A6WriterV|11RunFinisher|7SafeURL|"
-                                                                   r"14PictureSources|0A8ManifestV|0A15Manifest", s)),
-    ("dataset: rows, shards (tar, Parquet, metadata)", lambda s, d: re.search(r"14DatasetFormats|10GalleryKit\d+Dataset|"
-                                                                              r"10GalleryKit\d+(RowFetcher|RowSpool|ShardQueue|"
-                                                                              r"IndexingSink|IndexingHandle|ShardIndexes)", s)),
+    ("journal records", lambda s, d: re.search(r"12PhotoGallery7JournalC|13JournalRecord|12PhotoGallery12OriginalFileV|8JSONScanV", s)),
+    ("gallery pages (render, diff, write)", lambda s, d: re.search(r"12PhotoGallery0B6OutputC|15PhotoDetailPage|9IndexPage|"
+                                                                   r"12PhotoGallery4NodeV|12HTMLEscaping|0B8DocumentO|"
+                                                                   r"10ShownImage|0B6WriterV|11RunFinisher|7SafeURL|"
+                                                                   r"14PictureSources|0B8ManifestV|0B15Manifest", s)),
+    ("dataset: rows, shards (tar, Parquet, metadata)", lambda s, d: re.search(r"14DatasetFormats|14GalleryDataset", s)),
     ("original: write/publish", lambda s, d: re.search(r"19UnpublishedDownloadV7publish", s)),
     ("thumbnail files: write", lambda s, d: re.search(r"10AtomicFile|16RenditionWriter", s)),
     ("transfer: curl, engine, callbacks", lambda s, d: "libcurl" in d or "libnghttp" in d or "libssl" in d
@@ -55,7 +53,7 @@ STAGES = [
                                                       or re.search(r"10WorkerPool|16HandOffContinuation|11GallerySync|"
                                                                    r"futex|__x64_sys_sched_yield|schedule\b", s)),
     ("process start (dynamic loading)", lambda s, d: "ld-linux" in d or s.startswith("_dl_")),
-    ("run bookkeeping (plan, queue, paths, events)", lambda s, d: re.search(r"10GalleryKit0A3RunC|17URLListFileSource|"
+    ("run bookkeeping (plan, queue, paths, events)", lambda s, d: re.search(r"12PhotoGallery0B3RunC|17URLListFileSource|"
                                                                             r"0A6NamingO|16LocalFolderStore|13ProgressRouter|"
                                                                             r"0A6EventsO|14CommandLineApp|12fetch_gallery", s)),
 ]

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// The on-disk originals store: each downloaded original kept byte for byte under a name derived
 /// from the SHA-256 of its URL (so any URL, however long or hostile, makes a safe 64-character
@@ -22,7 +23,7 @@ struct OriginalStore: Sendable {
     /// The stored original of `url`, or nil when there is none.
     func read(_ url: String) throws(ImagePipelineError) -> Entry? {
         let file = path(for: url)
-        guard POSIX.exists(file) else { return nil }
+        guard Syscall.exists(file) else { return nil }
         let bytes: [UInt8]
         do { bytes = try ImageDecoder.readFile(atPath: file) } catch {
             throw ImagePipelineError(source: .url(url), stage: .store, reason: .decode(error))

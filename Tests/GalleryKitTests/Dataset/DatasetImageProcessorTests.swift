@@ -1,6 +1,7 @@
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// The per-image work on real files from the corpus: sizes, the white border, alpha flattened onto white,
 /// the filters decided from the header and img2dataset's messages.

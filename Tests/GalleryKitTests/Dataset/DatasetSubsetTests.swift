@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// `--where` conditions (parsing, numbers against text) and the `.npy` uid list's header checks, on
 /// hand-made values; the CLI tests read a file numpy wrote.

@@ -3,6 +3,7 @@ import GalleryImaging
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// The pHash a dataset run takes (``DatasetImageProcessor`` with `perceptualHash`) on the repository's real
 /// photographs and copies of them, which sets `--phash-distance`'s default; and the placeholder table's counts

@@ -1,6 +1,7 @@
 import Testing
 import GalleryTransfer
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// Rows' failures told by class from img2dataset's texts, and the hint when one class is most of them.
 @Suite struct FailureClassTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// The reshard's own reader of a sample's `.json` member gives what JSONSerialization and ``OldSample/value(_:)``
 /// give, value for value (numbers typed alike), and leaves to them what it does not read.

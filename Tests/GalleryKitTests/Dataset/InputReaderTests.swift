@@ -3,6 +3,7 @@ import GalleryTestSupport
 import DatasetFormats
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// The URL list readers: every format and its .gz, quoting, malformed records failing their own row,
 /// missing columns named, shards cut as img2dataset cuts them.

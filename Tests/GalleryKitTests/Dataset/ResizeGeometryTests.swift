@@ -1,5 +1,6 @@
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// The resize modes' sizes against img2dataset 1.47's own output (its Resizer on blank images of these sizes,
 /// image_size 256, recorded with albumentations 1.4 and OpenCV): exact here, where the issue allows one pixel.

@@ -5,6 +5,7 @@ import GalleryTestSupport
 import Glibc
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// Large downloaded bodies wait for a worker in a spool file, not in memory: a real photograph as a PNG of a
 /// few MB, from the fault server, through a whole dataset run. The file is there while the body arrives, gone

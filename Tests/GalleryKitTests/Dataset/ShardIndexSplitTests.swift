@@ -1,5 +1,6 @@
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// wds2idx's split of a tar member's name into stem and extension (the first dot of the last path component), on
 /// ASCII names by their bytes and on others by their characters, to the same result.

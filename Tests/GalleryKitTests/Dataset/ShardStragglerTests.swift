@@ -3,6 +3,7 @@ import GallerySync
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// A shard whose last rows are slow gives its place to the next shard once every row of it has started: the
 /// next shard's rows run beside the straggler instead of waiting for it.

@@ -5,6 +5,7 @@ import GalleryTestSupport
 import GalleryTransfer
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// A finished dataset read back from an object store (``StoredDataset``, here over a ``FolderObjectStore``; the
 /// S3 store is CLITests' `DatasetS3ReshapeTests`): each old shard is copied when the reader comes to it and its

@@ -2,6 +2,8 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
+@testable import GalleryRunner
 
 /// pHash and the near threshold on real photographs and ImageMagick copies of them: recall on the
 /// copies, false merges on bursts and unrelated photos, and the groups that come out.

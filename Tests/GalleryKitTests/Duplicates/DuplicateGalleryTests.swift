@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// Whole runs with `--duplicates near`: a URL list holding re-encoded copies, two runs of different
 /// lists into one folder, and shards holding copies of each other's photos, each giving one photo a

@@ -1,6 +1,7 @@
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The streamed grouping against a direct one (every earlier photo compared), on synthetic photos,
 /// and its memory.

@@ -1,6 +1,7 @@
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The multi-index lookup against brute force.
 @Suite struct NearHashIndexTests {

@@ -1,6 +1,7 @@
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The grouping's all-pairs search against brute force.
 @Suite struct NearPairsTests {

@@ -1,6 +1,7 @@
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The in-place sort of parallel key and value arrays against the standard library's sort.
 @Suite struct ParallelSortTests {

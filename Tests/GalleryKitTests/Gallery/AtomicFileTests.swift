@@ -2,6 +2,7 @@ import Foundation
 import GallerySystem
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 @Suite struct AtomicFileTests {
     @Test func writesCreatesParentsAndReplaces() throws {

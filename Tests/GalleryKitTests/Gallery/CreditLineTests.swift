@@ -1,5 +1,6 @@
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The credit line: linked where the source gave http(s) links, escaped everywhere.
 @Suite struct CreditLineTests {

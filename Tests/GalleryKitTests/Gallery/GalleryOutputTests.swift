@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The streamed writer gives the bytes the whole-value renderers give.
 @Suite struct GalleryOutputTests {

@@ -2,6 +2,7 @@ import Foundation
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The gallery writer renders a batch of photos (``GalleryOutput/batchSize``, 256) at a time on every
 /// thread of the run's worker pool: the files must be the ones one thread writes, byte for byte, and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 @Suite struct GalleryWriterTests {
     /// A state with one finished photo per hostile string, one failed and one unfinished.

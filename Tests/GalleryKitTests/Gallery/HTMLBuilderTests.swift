@@ -1,5 +1,6 @@
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 @Suite struct HTMLBuilderTests {
     @Test func escapesTextAndAttributesByConstruction() {

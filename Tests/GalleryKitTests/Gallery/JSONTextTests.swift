@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The hand-written JSON (``JSONText``) gives exactly JSONEncoder's bytes: strings, numbers, and the
 /// compact and pretty layouts of nested objects and arrays.

@@ -2,6 +2,7 @@ import GallerySync
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The journal keeps an index of where each photo's records are, not the records: entries read back
 /// from the file must be what replaying the records gives, across reopening, torn lines and compaction.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// SIGKILL for real: the test binary runs itself as a child that appends to a journal,
 /// the parent kills it at a random moment, then replays and resumes the journal.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The journal's lines, written by hand (``JournalRecord/json()``), are the bytes JSONEncoder wrote for
 /// them before, so a journal written by either version replays in the other: the reader (JSONDecoder) is

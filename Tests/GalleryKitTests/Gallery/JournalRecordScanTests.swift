@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A journal line read by hand (``JournalRecord/init(scanning:)``) is what JSONDecoder reads from it, and
 /// a line in any other form is left to the decoder: on generated records, and on the same lines mangled

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 @Suite struct JournalTests {
     static let records: [JournalRecord] = [

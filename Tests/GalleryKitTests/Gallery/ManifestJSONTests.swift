@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A manifest photo written by hand (``GalleryManifest/Photo/prettyJSON(level:)``) is the bytes JSONEncoder's
 /// pretty, sorted-keys layout gives, alone and as an element of `photos`; a whole streamed `gallery.json`

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The page text made without Foundation's formatters and encoders (for speed) against what those give.
 @Suite struct PageTextTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The viewer's pages as written: neighbours and the way back by `rel`, EXIF shown as text, the
 /// location only when asked, thumbnails eager then lazy, index pages linked by `rel`, viewer.js.

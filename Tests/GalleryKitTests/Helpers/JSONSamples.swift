@@ -2,6 +2,7 @@ import Foundation
 import GalleryImaging
 import GallerySync
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// Seeded awkward values for comparing the hand-written JSON (``JSONText``) with `JSONEncoder`: strings
 /// from a palette of every control character, the characters JSON escapes, `/`, DEL, multi-byte and

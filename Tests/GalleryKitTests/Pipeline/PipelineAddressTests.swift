@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The image address rule as the pipeline applies it. Tests only reach 127.0.0.1, so the public-API case
 /// is set up through the run's internal record of the API's address class (there is no such switch in

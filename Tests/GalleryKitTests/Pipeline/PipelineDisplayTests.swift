@@ -3,6 +3,7 @@ import GalleryImaging
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The display rendition (`GalleryPageOptions.displaySize`): made beside the thumbnails from the same
 /// decode, shown by the photo page instead of the original (which stays linked), never offered to the

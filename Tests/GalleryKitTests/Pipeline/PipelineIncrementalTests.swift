@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A second run over the same folder does only what is missing.
 @Suite struct PipelineIncrementalTests {

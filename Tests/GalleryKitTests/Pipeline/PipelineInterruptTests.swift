@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// `requestStop()` while images trickle in: the run ends promptly with a gallery for what is done,
 /// partial originals stay on disk, and the next run resumes them instead of starting over.

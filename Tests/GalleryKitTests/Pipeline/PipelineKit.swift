@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import GallerySync
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// One photo as the fake API lists it, with the corpus file its image URL serves.
 struct FakePhoto: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A two-page run against a real HTTP server: originals byte-identical, thumbnails at every size,
 /// the pages, the index and a manifest whose facts are checked against the served bytes.

@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// What the run asks of its source rather than of the job's kind, seen in whole runs: comments only from
 /// a 500px-style API (a shard of it too), the address rule a plan records, the consumer key redacted

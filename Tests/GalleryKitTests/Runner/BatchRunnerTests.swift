@@ -2,6 +2,7 @@ import Foundation
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import GalleryRunner
 
 /// The one batch runner both runs go through: items on the pool's threads, a window, the stop.
 @Suite struct BatchRunnerTests {

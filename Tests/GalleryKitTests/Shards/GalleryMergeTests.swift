@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The merge on hand-written parts: listing order across shards, duplicates, and what it refuses.
 @Suite struct GalleryMergeTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A shard's photo line written by hand (``ShardPhoto/json()``) is the bytes JSONEncoder wrote, so a part
 /// written by either version merges alike (the merge reads it with JSONDecoder).

@@ -1,5 +1,6 @@
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 @Suite struct ShardSpecTests {
     @Test func parsesKOfN() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// `ListingPage`, the tolerant page shape behind `PhotoPage` and `CommentPage`, with an item type of
 /// its own: the list key comes from the item, and every page gets the same tolerance.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// Page bodies kept from the `page-json` fuzz target (Fuzz/page-json.swift): each decodes to a page
 /// or a SourceError, keeps every array item as a photo/comment or a skipped entry, and survives an

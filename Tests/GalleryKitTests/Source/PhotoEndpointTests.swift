@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 @Suite struct PhotoEndpointTests {
     let base = URL(string: "http://127.0.0.1:8080")!

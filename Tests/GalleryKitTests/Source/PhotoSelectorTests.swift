@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 @Suite struct PhotoSelectorTests {
     func photo(_ id: Int, nsfw: Bool = false, images: [(Int, String)] = [], imageURL: String? = nil) -> Photo {

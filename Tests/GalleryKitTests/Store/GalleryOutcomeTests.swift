@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
+@testable import GalleryRunner
 
 /// The commands take their exit status from GalleryKit: the statuses are the README's, and each
 /// summary ends with the one its table gives.

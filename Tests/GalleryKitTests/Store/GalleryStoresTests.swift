@@ -2,6 +2,8 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
+@testable import GalleryRunner
 
 /// Stores are opened from their location in GalleryKit, and each one carries a command's whole
 /// lifecycle: the commands never name a kind of store.

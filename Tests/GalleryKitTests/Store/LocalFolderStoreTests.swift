@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The folder store is the folder: publishing changes nothing, sizes are the files', removal deletes.
 @Suite struct LocalFolderStoreTests {

@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The gallery's store over the other kind of object store, a folder: the same adapter that writes to a
 /// bucket publishes, checkpoints, resumes and materializes through `any ObjectStore`, nothing S3 in it.

@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import GalleryDataset
 
 /// The dataset's sink over the other kind of object store, a folder: the shard lifecycle the S3 tests see
 /// in a bucket (a shard's stats stored only when its other files are, an earlier run's unfinished upload of a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The rate-limit headers of each service, as their documentation and recorded answers show them.
 @Suite struct RateLimitStateTests {

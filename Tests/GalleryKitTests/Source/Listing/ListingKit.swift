@@ -1,6 +1,7 @@
 import Foundation
 import GallerySync
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// Readers drained step by step, with a context that never stops and records the noted addresses.
 enum ListingKit {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// What each listing kind answers for itself instead of the run asking the job's kind: who named its
 /// image URLs (and so the address rule), the keys it carries, whether it has comments. A shard of a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A service's listing through ``ServiceSource``: batches until the cursor ends or the page limit, a failed
 /// batch ends the listing (the first one: the source could not be read), a spent rate limit stops the source.

@@ -3,6 +3,7 @@ import GalleryTestSupport
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// ``ShardedSource`` over each listing kind: the shards of a listing together read it whole, each photo
 /// once, each shard only its own pages or lines; a slice of a slice is the composed shard; a cursor

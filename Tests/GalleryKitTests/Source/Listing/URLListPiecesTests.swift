@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A URL list is parsed a piece at a time (memory holds one piece); line numbers stay those of the
 /// whole list, and a shard still takes lines i mod N.

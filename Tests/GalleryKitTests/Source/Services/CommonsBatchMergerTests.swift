@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// One MediaWiki batch that took several answers: pages merged by `pageid`.
 @Suite struct CommonsBatchMergerTests {

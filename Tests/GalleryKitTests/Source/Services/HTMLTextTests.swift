@@ -2,6 +2,7 @@ import Foundation
 import GalleryTestSupport
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// MediaWiki `extmetadata` and Flickr descriptions reduced to text and one link.
 @Suite struct HTMLTextTests {

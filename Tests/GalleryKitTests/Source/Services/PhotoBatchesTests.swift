@@ -3,6 +3,7 @@ import GalleryTestSupport
 import GallerySync
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// A source read by any consumer as an async sequence, through a real engine against a local server,
 /// and the client's rate-limit handling as a plan step or a test would meet it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The service table: names, key variables, defaults, caps, and services made from it.
 @Suite struct PhotoServicesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// Answers kept from the `services-json` fuzz target (Fuzz/services-json.swift), given to all five
 /// service decoders as the target does: each is a batch or a SourceError; every list item is kept or

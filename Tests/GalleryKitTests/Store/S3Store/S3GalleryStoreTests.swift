@@ -4,6 +4,7 @@ import GalleryTestTraits
 import GalleryTransfer
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// The S3 store's ordering promises, seen from the wire (a proxy in front of the real RGW).
 @Suite(.gatewayStarted) struct S3GalleryStoreTests {

@@ -4,6 +4,7 @@ import GalleryTestTraits
 import GalleryTransfer
 import Testing
 @testable import GalleryKit
+@testable import PhotoGallery
 
 /// `merge` into the store, seen from the wire (a proxy in front of the real RGW): the parts streamed
 /// to the work folder, the earlier merge's stale keys deleted from its key list, never a listing of
