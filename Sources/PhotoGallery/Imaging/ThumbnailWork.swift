@@ -3,14 +3,11 @@ import Foundation
 /// The imaging stage of one photo, run on the ``WorkerPool``: read the original, hash it, decode it once
 /// (reduced in the codec for the largest thumbnail or the display rendition), and make every missing
 /// thumbnail size and the display rendition from that one decode (``DecodePlan``, shared with the
-/// library's ``ImagePipeline``).
+/// library's `ImagePipeline`).
 /// Upright thumbnails go through the decoded-image cache, keyed by the original's content hash.
 struct ThumbnailWork: Sendable {
-    var folder: String
-    /// The original, relative to the folder.
-    var originalPath: String
-    var id: Int
-    var name: String
+    /// The original: its path, and the rename or publish its bytes call for.
+    var original: OriginalPlace
     var sizes: [Int]
     /// The hash from the journal when the original was already recorded; computed otherwise.
     var knownSHA256: String?
@@ -47,15 +44,19 @@ struct ThumbnailWork: Sendable {
         if let body {
             // Array's withUnsafeBytes rethrows untyped errors: the typed one comes out as a Result.
             let result = body.bytes.withUnsafeBytes { bytes -> Result<Output, PipelineError> in
-                let path = fixedPath(bytes)
-                do throws(TransferError) { try body.publish(to: folder + "/" + path) } catch { return .failure(.transfer(error)) }
+                let path: String
+                do throws(TransferError) { path = try original.publish(body, bytes) } catch { return .failure(.transfer(error)) }
                 do throws(PipelineError) { return .success(try run(bytes, path: path)) } catch { return .failure(error) }
             }
             return try finish(result.get())
         }
         let file: MappedFile
-        do { file = try MappedFile(path: folder + "/" + originalPath) } catch { throw .imaging(.decode(error)) }
-        return try finish(file.withUnsafeBytes { (bytes) throws(PipelineError) in try run(bytes, path: try fixExtension(bytes)) })
+        do { file = try MappedFile(path: original.destination) } catch { throw .imaging(.decode(error)) }
+        return try finish(file.withUnsafeBytes { (bytes) throws(PipelineError) in
+            let path: String
+            do throws(GalleryError) { path = try original.fixExtension(bytes) } catch { throw .gallery(error) }
+            return try run(bytes, path: path)
+        })
     }
 
     /// Hands the original (when new) to the store, after its thumbnails: the store may drop its local copy.
@@ -68,7 +69,7 @@ struct ThumbnailWork: Sendable {
     /// the hash, the renditions missing from one decode, then the original's record.
     private func run(_ bytes: UnsafeRawBufferPointer, path: String) throws(PipelineError) -> Output {
         let sha = knownSHA256 ?? SHA256.hex(bytes)
-        let writer = RenditionWriter(folder: folder, id: id, name: name, thumbnailer: thumbnailer,
+        let writer = RenditionWriter(folder: original.folder, id: original.id, name: original.name, thumbnailer: thumbnailer,
                                      extraFormats: extraFormats, store: store)
         var decoded: DecodedImage?
         var made: [ThumbnailFile] = []
@@ -151,31 +152,8 @@ struct ThumbnailWork: Sendable {
     }
 
     /// A rendition of `longestEdge` pixels from that decode: scaled, in sRGB, upright, by the same
-    /// ``DecodePlan`` the library's ``ImagePipeline`` finishes its images with.
+    /// ``DecodePlan`` the library's `ImagePipeline` finishes its images with.
     private func rendition(_ decoded: DecodedImage, longestEdge: Int) -> Bitmap {
         DecodePlan(size: .longestEdge(longestEdge), options: thumbnailer.decodeOptions).finish(decoded, resampler: thumbnailer.resampler)
-    }
-
-    /// The original's extension follows its bytes, not its URL: a PNG served as `x.jpg` is renamed `.png`
-    /// (and a WebP, GIF, HEIC or AVIF `.webp`, `.gif`, `.heic` or `.avif`).
-    private func fixExtension(_ bytes: UnsafeRawBufferPointer) throws(PipelineError) -> String {
-        let renamed = fixedPath(bytes)
-        guard renamed != originalPath else { return originalPath }
-        do throws(GalleryError) { try POSIX.rename(folder + "/" + originalPath, folder + "/" + renamed) } catch {
-            throw .gallery(error)
-        }
-        return renamed
-    }
-
-    /// Where the original belongs given its bytes: `originalPath`, or the same name beside it with the
-    /// extension of the format the bytes are.
-    private func fixedPath(_ bytes: UnsafeRawBufferPointer) -> String {
-        guard let format = ImageFormat.sniff(bytes), format.isDecodable else { return originalPath }
-        let wanted = format.fileExtension
-        let current = (originalPath as NSString).pathExtension.lowercased()
-        guard current != wanted && !(current == "jpeg" && wanted == "jpg") else { return originalPath }
-        // Beside the original, in whichever layout it is.
-        return (originalPath as NSString).deletingLastPathComponent + "/"
-            + (GalleryNaming.originalPath(id: id, name: name, extension: wanted) as NSString).lastPathComponent
     }
 }

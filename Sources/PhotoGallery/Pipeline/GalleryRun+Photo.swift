@@ -21,15 +21,15 @@ extension GalleryRun {
         let entry = queued.isNew ? nil : journal.entry(of: photo.id)
         // A journaled original whose file vanished or changed size is not trusted.
         let recorded = entry?.original.flatMap { store.size(of: $0.path) == Int64($0.bytes) ? $0 : nil }
-        let (originalPath, stored) = recorded.map { ($0.path, true) } ?? Self.originalPath(of: selected, in: store)
+        let original = workspace.place(of: selected, recorded: recorded, in: store)
 
         var fetched = FetchedOriginal()
         if recorded == nil {
-            guard let original = await fetchOriginal(selected, to: originalPath, stored: stored, in: workspace) else { return }
-            fetched = original
+            guard let downloaded = await fetchOriginal(selected, to: original, journal: journal) else { return }
+            fetched = downloaded
         }
         let thumbnails = recorded == nil ? [:] : entry?.thumbnails ?? [:]
-        guard let made = await makeRenditions(of: photo, url: url, at: originalPath, recorded: recorded, thumbnails: thumbnails,
+        guard let made = await makeRenditions(of: photo, url: url, at: original, recorded: recorded, thumbnails: thumbnails,
                                               body: fetched.body, inStore: fetched.inStore, journal: journal) else { return }
         // Comments are extras: a source without them, or a failure, leaves them out.
         if let spill = workspace.comments, let comments = await listing.comments(of: photo.id, engine: engine,
@@ -51,26 +51,20 @@ extension GalleryRun {
         var inStore = false
     }
 
-    /// Step one: the original, downloaded to `originalPath` unless a complete file is already there, after
+    /// Step one: the original, downloaded to its place unless a complete file is already there, after
     /// the site's AI opt-out when the job honours it. Nil when the photo ends here: failed, opted out (each
-    /// journaled and reported), or the run stopping (a partial stays for the next run). `stored`: whether
-    /// the store holds a file at `originalPath` (``originalPath(of:in:)`` has just asked it).
-    private func fetchOriginal(_ selected: SelectedPhoto, to originalPath: String, stored: Bool,
-                               in workspace: RunWorkspace) async -> FetchedOriginal? {
-        let (photo, url, journal) = (selected.photo, selected.imageURL.absoluteString, workspace.journal)
+    /// journaled and reported), or the run stopping (a partial stays for the next run).
+    private func fetchOriginal(_ selected: SelectedPhoto, to original: OriginalPlace, journal: Journal) async -> FetchedOriginal? {
+        let (photo, url) = (selected.photo, selected.imageURL.absoluteString)
         guard !isStopping, !Task.isCancelled else { return nil }
         var fetched = FetchedOriginal()
-        let destination = job.folder + "/" + originalPath
         // Originals are only ever published by a rename after verification: one that exists is complete.
-        guard !stored else {
+        guard !original.stored else {
             fetched.inStore = true
             return fetched
         }
-        // The photo's sub-folder (photos/ itself exists); EEXIST is the common case.
-        POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
-        // A shard downloads into its own staging folder and publishes the complete file by rename.
-        let staging = workspace.stagingPath(of: originalPath)
-        if Self.fileSize(staging ?? destination) == nil {
+        original.makeFolder()
+        if !original.isDownloaded {
             // The site's AI opt-out, when honoured: its files before the request, its headers before the body.
             var headCheck: (@Sendable (HTTPHeaders) -> String?)?
             if let optOut {
@@ -80,7 +74,7 @@ extension GalleryRun {
                 }
             }
             do {
-                var request = DownloadRequest(url: url, destination: staging ?? destination,
+                var request = DownloadRequest(url: url, destination: original.downloadTarget,
                                               expectImage: true, addressPolicy: imageAddressPolicy)
                 // A small original arrives whole in memory and is handed to the worker unwritten: this
                 // task (on Swift's few cooperative threads) only waits.
@@ -103,8 +97,8 @@ extension GalleryRun {
         }
         // A shard's complete file moves from its staging folder (one still in memory is published
         // straight to its place: it has no partial to keep apart).
-        if let staging, fetched.body == nil {
-            do { try POSIX.rename(staging, destination) } catch {
+        if fetched.body == nil {
+            do { try original.publishStaged() } catch {
                 fail(photo, url: url, .gallery(error), journal: journal)
                 return nil
             }
@@ -115,7 +109,7 @@ extension GalleryRun {
     /// Step two: the thumbnail sizes and display rendition the journal lacks (or whose files are gone),
     /// made on the worker pool from one decode and journaled there in one write. Returns the thumbnails
     /// made, or nil when the photo ends here (failed, or the run stopping: a downloaded original is kept).
-    private func makeRenditions(of photo: Photo, url: String, at originalPath: String, recorded: OriginalFile?,
+    private func makeRenditions(of photo: Photo, url: String, at original: OriginalPlace, recorded: OriginalFile?,
                                 thumbnails: [Int: ThumbnailFile], body: UnpublishedDownload?, inStore: Bool,
                                 journal: Journal) async -> Int? {
         let missing = job.thumbnailSizes.filter { size in
@@ -136,7 +130,7 @@ extension GalleryRun {
         // Stopping: no new decode work. A finished original stays on disk unjournaled (one still in
         // memory is written now); the next run finds it complete and only makes its thumbnails.
         func keepOriginal() -> Int? {
-            _ = try? body?.publish(to: job.folder + "/" + originalPath)
+            original.keep(body)
             return nil
         }
         if isStopping || Task.isCancelled { return keepOriginal() }
@@ -148,8 +142,8 @@ extension GalleryRun {
         // journal records, or one it held before the journal said so).
         if recorded != nil || inStore {
             do {
-                guard try await store.materialize(originalPath) else {
-                    fail(photo, url: url, .gallery(.system(call: "open", path: store.location + "/" + originalPath, errno: ENOENT)),
+                guard try await store.materialize(original.path) else {
+                    fail(photo, url: url, .gallery(.system(call: "open", path: store.location + "/" + original.path, errno: ENOENT)),
                          journal: journal)
                     return nil
                 }
@@ -158,7 +152,7 @@ extension GalleryRun {
                 return nil
             }
         }
-        let work = ThumbnailWork(folder: job.folder, originalPath: originalPath, id: photo.id, name: photo.name,
+        let work = ThumbnailWork(original: original,
                                  sizes: missing, knownSHA256: recorded?.sha256,
                                  thumbnailer: Thumbnailer(jpegQuality: job.jpegQuality, format: job.thumbnailFormat,
                                                           webpQuality: job.webpQuality, avifQuality: job.avifQuality,
@@ -209,29 +203,5 @@ extension GalleryRun {
         try? journal.append(.failed(id: photo.id, reason: error.description))
         count { $0.photosFailed += 1 }
         emit(.photoFailed(id: photo.id, name: photo.name, url: url, reason: error.description))
-    }
-
-    /// Where a photo the journal has no original for goes: its fanned-out path, unless a gallery made
-    /// before the fan-out already holds it at `photos/ID-slug.EXT` (then it is used there, not fetched again);
-    /// `stored`: whether the store holds a file there.
-    static func originalPath(of selected: SelectedPhoto, in store: any GalleryStore) -> (path: String, stored: Bool) {
-        let (id, name, ext) = (selected.photo.id, selected.photo.name, fileExtension(of: selected.imageURL))
-        let path = GalleryNaming.originalPath(id: id, name: name, extension: ext)
-        guard store.size(of: path) == nil else { return (path, true) }
-        // The two paths share their file name: "photos/BBB/NAME" and "photos/NAME".
-        let legacy = "photos/" + (path as NSString).lastPathComponent
-        return store.size(of: legacy) != nil ? (legacy, true) : (path, false)
-    }
-
-    /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);
-    /// fixed after download if the bytes disagree.
-    static func fileExtension(of url: URL) -> String {
-        guard let format = ImageFormat(fileExtension: url.pathExtension), format.isDecodable else { return "jpg" }
-        return format.fileExtension
-    }
-
-    /// The size of a regular file, or nil when there is none.
-    static func fileSize(_ path: String) -> Int64? {
-        POSIX.fileSize(path)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a run opens in the gallery folder before its first photo, and what its photo tasks write into:
-/// the folders the downloads need, the journal (a shard's own), and the comments spill (`--comments`).
+/// the folders the downloads need, the journal (a shard's own), the comments spill (`--comments`), and
+/// each original's place (``place(of:recorded:in:)``).
 /// A shard's workspace also withdraws its summary from the store as it opens: the shard is not done
 /// until this run writes its part again.
 struct RunWorkspace: Sendable {
@@ -33,11 +34,23 @@ struct RunWorkspace: Sendable {
         if let layout { store.remove(layout.summaryPath) }
     }
 
-    /// Where a shard downloads the original that goes to `path` (its partial files are its own, even when
-    /// another shard fetches the same photo; the complete file is published by rename), or nil: a whole
-    /// job downloads straight to its place.
-    func stagingPath(of path: String) -> String? {
-        layout.map { folder + "/" + $0.stagingFolder + "/" + (path as NSString).lastPathComponent }
+    /// Where the original of `selected` lives: the path the journal records (`recorded`), else its fanned-out
+    /// path, unless a gallery made before the fan-out already holds it at `photos/ID-slug.EXT` (then it is
+    /// used there, not fetched again). The store is asked whether it holds a file there.
+    func place(of selected: SelectedPhoto, recorded: OriginalFile?, in store: any GalleryStore) -> OriginalPlace {
+        let (id, name) = (selected.photo.id, selected.photo.name)
+        func place(_ path: String, stored: Bool) -> OriginalPlace {
+            // A shard's own staging folder; the two share the file name.
+            let staging = layout.map { folder + "/" + $0.stagingFolder + "/" + (path as NSString).lastPathComponent }
+            return OriginalPlace(folder: folder, path: path, stored: stored, staging: staging, id: id, name: name)
+        }
+        if let recorded { return place(recorded.path, stored: true) }
+        let path = GalleryNaming.originalPath(id: id, name: name, extension: OriginalPlace.fileExtension(of: selected.imageURL))
+        guard store.size(of: path) == nil else { return place(path, stored: true) }
+        // The two paths share their file name: "photos/BBB/NAME" and "photos/NAME".
+        let legacy = "photos/" + (path as NSString).lastPathComponent
+        let legacyStored = store.size(of: legacy) != nil
+        return place(legacyStored ? legacy : path, stored: legacyStored)
     }
 
     /// Hands the journal to a store away from this machine every `store.checkpointInterval`, so a run
