@@ -79,10 +79,13 @@ public final class BatchRunner: Sendable {
     /// to its deadline, a stall) finish: with the place held to the end, the last shard of a list waited
     /// 10 s for a stalled row of an earlier one, and each shard's slowest row left one of the two shard
     /// places idle. At most `window` items are before their `started`; those past it are bounded by their
-    /// own end (a row's deadline).
+    /// own end (a row's deadline), and at most ``openItems(window:)`` items are started and not ended: each
+    /// holds what it writes open (a shard's writer, its files, a reshaped shard's copies), so a run of slow
+    /// tails waits rather than opening shards without end.
     package func forEach<Item: Sendable, Failure: Error>(window: Int, next: () async throws(Failure) -> Item?,
                                                  releasingEarly body: @escaping @Sendable (Item, _ started: @escaping @Sendable () async -> Void) async -> Void) async throws(Failure) {
         let places = AsyncPermits(window)
+        let open = AsyncPermits(Self.openItems(window: window))
         var failure: Failure?
         // Discarding: a finished item's task is not kept until the loop ends (a shard's rows run to thousands).
         await withDiscardingTaskGroup { group in
@@ -93,10 +96,12 @@ public final class BatchRunner: Sendable {
                     break
                 }
                 guard let item else { break }
+                _ = await open.acquire()
                 _ = await places.acquire()
                 // The stop may have come while this item waited for room: it is not started.
                 if isStopping {
                     await places.release()
+                    await open.release()
                     break
                 }
                 group.addTask(executorPreference: pool) {
@@ -106,11 +111,16 @@ public final class BatchRunner: Sendable {
                     }
                     await body(item, giveBack)
                     await giveBack()
+                    await open.release()
                 }
             }
         }
         if let failure { throw failure }
     }
+
+    /// How many items of a `window` may be started and not ended at once when they give their place back
+    /// early: twice the window.
+    package static func openItems(window: Int) -> Int { 2 * max(1, window) }
 
     /// ``forEach(window:next:_:)`` over an array.
     package func forEach<Item: Sendable>(window: Int, _ items: [Item], _ body: @escaping @Sendable (Item) async -> Void) async {

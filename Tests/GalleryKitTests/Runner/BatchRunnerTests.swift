@@ -43,6 +43,27 @@ import Testing
         #expect(done.sorted() == Array(0..<30))
     }
 
+    /// An item that gives its place back early lets the next one start while it ends, but at most
+    /// `openItems(window:)` items are started and not ended (each holds its writer and files open): the next
+    /// waits for one to end.
+    @Test func itemsGivingTheirPlaceBackEarlyStayWithinTheOpenBound() async {
+        let runner = BatchRunner(threads: 2)
+        let state = Locked((open: 0, peak: 0, done: 0))
+        await runner.run {
+            var items = Array(0..<10).makeIterator()
+            await runner.forEach(window: 1, next: { () throws(Never) in items.next() }, releasingEarly: { _, started in
+                state.withLock { $0.open += 1; $0.peak = max($0.peak, $0.open) }
+                await started()
+                try? await Task.sleep(nanoseconds: 20_000_000)  // a slow tail: its last rows finishing
+                state.withLock { $0.open -= 1; $0.done += 1 }
+            })
+        }
+        let (_, peak, done) = state.withLock { $0 }
+        #expect(BatchRunner.openItems(window: 1) == 2)
+        #expect(peak == 2, "peak \(peak): the early release lets a second item start, the bound no third")
+        #expect(done == 10)
+    }
+
     /// A stop takes no new item, cancels those in flight (a download under way ends as cancelled), lets the
     /// run return, and keeps the signal for the exit status.
     @Test func aStopTakesNoNewItemAndCancelsThoseInFlight() async {
