@@ -44,27 +44,19 @@ public enum S3StoreKind: GalleryStoreKind {
     /// ``defaultWorkFolder(for:environment:)``.
     public static func openObjects(_ location: String, options: GalleryStoreOptions, engine: TransferEngine?,
                                    spool: String) throws(GalleryStoreError) -> StoreObjects {
-        let (parsed, client, owned, folder) = try connect(location, options: options, engine: engine)
-        let store = S3ObjectStore(client: client, location: parsed, spoolFolder: folder + "/" + spool, uploads: options.uploads)
-        return StoreObjects(store: store, ownedEngine: owned, workFolder: folder)
-    }
-
-    /// What the objects at `location` need: the parsed location, a client with
-    /// keys from the environment or `~/.aws/credentials`, the engine opened for it (nil when the run's is
-    /// used) and the work folder.
-    private static func connect(_ location: String, options: GalleryStoreOptions, engine: TransferEngine?)
-        throws(GalleryStoreError) -> (S3Location, S3Client, owned: TransferEngine?, folder: String) {
         let parsed: S3Location, client: S3Client, owned: TransferEngine?
         do throws(S3Error) {
             parsed = try S3Location(parsing: location)
             let endpoint = try endpoint(options)
             let credentials = try S3Credentials.resolve(environment: options.environment)
             // Given the run's engine, the store's host has its own cap there (``limitHost``) and no rate
-            // limit; otherwise (merge) an engine of its own.
+            // limit; otherwise (merge, a stored dataset read back) an engine of its own.
             owned = engine == nil ? ownEngine(options) : nil
             client = S3Client(engine: engine ?? owned!, endpoint: endpoint, credentials: credentials, bucket: parsed.bucket)
         } catch { throw .settings(error.description) }
-        return (parsed, client, owned, options.workFolder ?? defaultWorkFolder(for: parsed, environment: options.environment))
+        let folder = options.workFolder ?? defaultWorkFolder(for: parsed, environment: options.environment)
+        let store = S3ObjectStore(client: client, location: parsed, spoolFolder: folder + "/" + spool, uploads: options.uploads)
+        return StoreObjects(store: store, ownedEngine: owned, workFolder: folder)
     }
 
     /// The engine of a store that downloads no photos (a merge's).
