@@ -8,7 +8,7 @@ NXDOMAIN. At most --rate questions answered in any one-second window, the rest d
 refuses past N queries a second). On SIGTERM it writes COUNTS.json: questions per "name/type", answered,
 dropped. Answers carry a TTL of 300 s and an SOA for negative ones.
 """
-import argparse, json, signal, socket, struct, sys, time
+import argparse, heapq, json, select, signal, socket, struct, sys, time
 
 p = argparse.ArgumentParser()
 p.add_argument("--listen", default="127.0.0.153")
@@ -16,6 +16,7 @@ p.add_argument("--port", type=int, default=53)
 p.add_argument("--zone", required=True)
 p.add_argument("--rate", type=int, default=200)
 p.add_argument("--counts", required=True)
+p.add_argument("--delay-ms", type=float, default=0, help="answer each question this late (a resolver far away)")
 a = p.parse_args()
 zone = {k.lower(): v for k, v in json.load(open(a.zone)).items()}
 counts, answered, dropped = {}, 0, 0
@@ -46,7 +47,17 @@ def soa(owner):
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
 s.bind((a.listen, a.port))
+# Answers held back by --delay-ms: (due, sequence, bytes, peer).
+pending, sequence = [], 0
 while True:
+    if pending:
+        ready, _, _ = select.select([s], [], [], max(0.0, pending[0][0] - time.monotonic()))
+        now = time.monotonic()
+        while pending and pending[0][0] <= now:
+            _, _, reply, to = heapq.heappop(pending)
+            s.sendto(reply, to)
+        if not ready:
+            continue
     packet, peer = s.recvfrom(2048)
     if len(packet) < 17 or packet[2] & 0x80:
         continue
@@ -81,4 +92,9 @@ while True:
         authority = [soa(qname)]
     answered += 1
     header = struct.pack(">HHHHHH", qid, 0x8080 | (flags & 0x0100) | rcode, 1, len(answers), len(authority), 0)
-    s.sendto(header + question + b"".join(answers) + b"".join(authority), peer)
+    reply = header + question + b"".join(answers) + b"".join(authority)
+    if a.delay_ms > 0:
+        sequence += 1
+        heapq.heappush(pending, (now + a.delay_ms / 1000, sequence, reply, peer))
+    else:
+        s.sendto(reply, peer)

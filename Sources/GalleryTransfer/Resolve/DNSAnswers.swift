@@ -42,6 +42,13 @@ final class DNSAnswers: Sendable {
         return await flight!.value
     }
 
+    /// The outcome cached for `name` and `type` now, if any (no question is asked).
+    func cached(_ name: String, _ type: DNSMessage.RecordType) -> DNSOutcome? {
+        let key = DNSCache.Key(name: name, type: type.rawValue)
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { $0.cache.lookup(key, now: now) }
+    }
+
     /// How long IPv4 addresses wait for the AAAA answer once they have come (RFC 8305 §3's resolution delay).
     static let resolutionDelay: Duration = .milliseconds(50)
 
@@ -50,13 +57,17 @@ final class DNSAnswers: Sendable {
     /// ``resolutionDelay`` more and the host goes on with IPv4 alone if it is still unanswered (its answer is
     /// cached for later URLs when it comes): a resolver or authority slow on AAAA does not hold the download
     /// for AAAA's tries. An AAAA answer that comes first waits for A, so a host whose IPv6 does not work
-    /// still has its IPv4 to fall back on.
-    static func resolve(_ host: String, resolver: String,
+    /// still has its IPv4 to fall back on. A name whose A and AAAA outcomes are both in `answers`' cache (every
+    /// URL of a host after its first) is answered from there at once: no task, no timer.
+    static func resolve(_ host: String, resolver: String, answers: DNSAnswers,
                         outcome: @escaping @Sendable (String, DNSMessage.RecordType) async -> DNSOutcome) async -> Result<ResolvedHost, ResolveFailure> {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         guard DNSMessage.isValidName(name) else { return .failure(ResolveFailure(.invalidName, host: host, resolver: resolver)) }
         let checked = name
+        if let a = answers.cached(checked, .a), let aaaa = answers.cached(checked, .aaaa) {
+            return combine(a, aaaa, host: host, resolver: resolver)
+        }
         let v6 = Task { await outcome(checked, .aaaa) }
         let a = await outcome(checked, .a)
         guard case .addresses(let ipv4) = a else { return combine(a, await v6.value, host: host, resolver: resolver) }

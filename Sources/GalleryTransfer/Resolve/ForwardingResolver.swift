@@ -50,7 +50,7 @@ public final class ForwardingResolver: NameResolver {
     }
 
     public func resolve(_ host: String) async -> Result<ResolvedHost, ResolveFailure> {
-        await DNSAnswers.resolve(host, resolver: serverList) { name, type in await self.outcome(name, type) }
+        await DNSAnswers.resolve(host, resolver: serverList, answers: answers) { name, type in await self.outcome(name, type) }
     }
 
     /// The cached outcome, the one being asked, or a new question.

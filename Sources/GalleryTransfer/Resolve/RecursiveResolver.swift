@@ -58,7 +58,7 @@ public final class RecursiveResolver: NameResolver {
     public var statistics: (questions: Int, cached: Int) { (asked.withLock { $0 }, answers.count) }
 
     public func resolve(_ host: String) async -> Result<ResolvedHost, ResolveFailure> {
-        await DNSAnswers.resolve(host, resolver: label) { name, type in await self.outcome(name, type) }
+        await DNSAnswers.resolve(host, resolver: label, answers: answers) { name, type in await self.outcome(name, type) }
     }
 
     func outcome(_ name: String, _ type: DNSMessage.RecordType) async -> DNSOutcome {
