@@ -70,3 +70,21 @@ extension InputRecordReader {
         return skipped
     }
 }
+
+/// The first record of a JSON input, read when its reader opens: the columns are its keys (when it is a
+/// good record), and it is handed out again as the first of ``InputRecordReader/next()``.
+struct FirstRecord {
+    private(set) var columns: [String] = []
+    private var held: InputRecord?
+
+    init(_ record: InputRecord?) {
+        held = record
+        if let record, record.problem == nil { columns = Array(record.fields.keys).sorted() }
+    }
+
+    /// The record, once; nil after.
+    mutating func take() -> InputRecord? {
+        defer { held = nil }
+        return held
+    }
+}

@@ -2,7 +2,6 @@
 /// cuts the array into its elements by tracking strings and nesting, and each element is parsed alone, so a
 /// broken element fails its own row only. The columns are the first good record's keys.
 final class JSONArrayReader: InputRecordReader {
-    private(set) var columns: [String] = []
     private let input: GzipLineReader
     private var chunk: ArraySlice<UInt8> = []
     private var state = State.beforeArray
@@ -11,7 +10,8 @@ final class JSONArrayReader: InputRecordReader {
     private var inString = false
     private var escaped = false
     private var index = 0
-    private var peeked: InputRecord?
+    private var first = FirstRecord(nil)
+    var columns: [String] { first.columns }
     /// An element larger than this is cut off and reported malformed (a record is a few hundred bytes).
     static let maxElementBytes = 16 << 20
 
@@ -19,12 +19,11 @@ final class JSONArrayReader: InputRecordReader {
 
     init(path: String) throws(DatasetError) {
         input = try GzipLineReader(path: path)
-        peeked = try read()
-        if let peeked, peeked.problem == nil { columns = Array(peeked.fields.keys).sorted() }
+        first = FirstRecord(try read())
     }
 
     func next() throws(DatasetError) -> InputRecord? {
-        if let record = peeked { peeked = nil; return record }
+        if let record = first.take() { return record }
         return try read()
     }
 

@@ -3,18 +3,17 @@ import Foundation
 /// JSON Lines: one object per line; blank lines skipped. A line that is not a JSON object is returned with
 /// its `problem`. The columns are the first good record's keys (peeked when the reader opens).
 final class JSONLinesReader: InputRecordReader {
-    private(set) var columns: [String] = []
     private let lines: GzipLineReader
-    private var peeked: InputRecord?
+    private var first = FirstRecord(nil)
+    var columns: [String] { first.columns }
 
     init(path: String) throws(DatasetError) {
         lines = try GzipLineReader(path: path)
-        peeked = try read()
-        if let peeked, peeked.problem == nil { columns = Array(peeked.fields.keys).sorted() }
+        first = FirstRecord(try read())
     }
 
     func next() throws(DatasetError) -> InputRecord? {
-        if let record = peeked { peeked = nil; return record }
+        if let record = first.take() { return record }
         return try read()
     }
 

@@ -19,11 +19,11 @@ extension DatasetSummary {
     /// does; otherwise a shard that could not be written ends the run with failures (each was printed with its
     /// reason); rows that failed are data, not a failure of the run, as in img2dataset.
     public var failure: GalleryFailure? {
-        if stopSignal != nil {
+        if tally.isStopped {
             var next: [String] = []
             if partialShards > 0 { next.append("\(partialShards) shard(s) keep the rows that finished (the next run fetches only the others)") }
             if unfinishedShards > 0 { next.append("\(unfinishedShards) unfinished shard(s) will be redone whole") }
-            return GalleryFailure(.stopped(by: stopSignal), "stopped: " + (next.isEmpty ? "the next run starts at the first unfinished shard" : next.joined(separator: "; ")))
+            return tally.stopFailure("stopped: " + (next.isEmpty ? "the next run starts at the first unfinished shard" : next.joined(separator: "; ")))
         }
         return failedShards.isEmpty ? nil : GalleryFailure(.failures)
     }

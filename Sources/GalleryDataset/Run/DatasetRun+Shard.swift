@@ -50,6 +50,13 @@ extension DatasetRun {
             for ready in self.admit(ReadyRow(row: row, key: key, outcome: outcome), held: held) { record(ready) }
         }
         for ready in release(held) { record(ready) }
+        finish(work, name: name, started: start, state: state, summary: summary, observer: observer)
+    }
+
+    /// Ends a shard whose rows are all done or abandoned: a writer's failure is reported, a stopped shard keeps
+    /// the rows that finished (``closeStopped(_:)``), and a whole one gets its stats, then counts in the summary.
+    private func finish(_ work: ShardWork, name: String, started start: Date, state: Locked<ShardTally>,
+                        summary: Locked<DatasetSummary>, observer: (any DatasetRunObserver)?) {
         let end = Date()
         let tally = state.withLock { $0.counts }
         if let failure = tally.failure {
@@ -255,6 +262,7 @@ extension DatasetSummary {
         successes += tally.successes
         failedToDownload += tally.failedToDownload
         failedToResize += tally.failedToResize
+        self.tally.failed += tally.failedToDownload + tally.failedToResize
         optedOut += tally.optedOut
         failuresByClass.merge(tally.classes, uniquingKeysWith: +)
     }

@@ -26,12 +26,18 @@ extension DatasetRunObserver {
 
 /// What a run did.
 public struct DatasetSummary: Sendable, Equatable {
-    public var rows = 0
-    public var successes = 0
+    /// The rows: taken on (``BatchTally/items``), written, failed, opted out; and the stop.
+    public var tally = BatchTally()
+    /// Rows taken on.
+    public var rows: Int { get { tally.items } set { tally.items = newValue } }
+    /// Rows written with status `success`.
+    public var successes: Int { get { tally.succeeded } set { tally.succeeded = newValue } }
+    /// Rows whose download failed (in ``BatchTally/failed``).
     public var failedToDownload = 0
+    /// Rows downloaded but not an image, or filtered out by size (in ``BatchTally/failed``).
     public var failedToResize = 0
     /// Rows a site's AI opt-out signal kept out (status `opted_out`).
-    public var optedOut = 0
+    public var optedOut: Int { get { tally.optedOut } set { tally.optedOut = newValue } }
     public var shardsWritten = 0
     /// Shards an earlier run finished (their `_stats.json` exists).
     public var shardsAlreadyDone = 0
@@ -42,7 +48,7 @@ public struct DatasetSummary: Sendable, Equatable {
     /// Shards a stop left unfinished in a format or place whose shards are not read back: the next run redoes them.
     public var unfinishedShards = 0
     /// The signal that stopped the run (``BatchRunner/stopWithoutSignal`` for a stop by code); nil when it ran to its end.
-    public var stopSignal: Int32?
+    public var stopSignal: Int32? { get { tally.stopSignal } set { tally.stopSignal = newValue } }
     /// The rows that did not succeed, by why (``FailureClass``).
     public var failuresByClass: [FailureClass: Int] = [:]
 }

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Built from a `GalleryState`, photos in first-seen order, keys sorted, so the same state
 /// always gives the same bytes (apart from `generated`).
-public struct GalleryManifest: Sendable, Hashable, Codable {
+public struct GalleryManifest: Sendable, Hashable, Decodable {
     /// Whether a photo made it into the gallery.
-    public enum Status: String, Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Hashable, Decodable {
         /// In the gallery, with its original and thumbnails.
         case ok
         /// Not in the gallery; `error` says why.
@@ -17,7 +17,7 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
     }
 
     /// One photo of the manifest.
-    public struct Photo: Sendable, Hashable, Codable {
+    public struct Photo: Sendable, Hashable, Decodable {
         /// The photo's id at its source.
         public var id: Int
         /// The photo's title.
@@ -153,14 +153,15 @@ public struct GalleryManifest: Sendable, Hashable, Codable {
         photos = state.orderedEntries.map(Photo.init(entry:))
     }
 
-    /// The manifest as pretty-printed JSON with sorted keys.
+    /// The manifest as pretty-printed JSON with sorted keys: the bytes a run writes to `gallery.json`
+    /// (GalleryManifest+JSON.swift writes them; the type is read with `JSONDecoder`).
     public func encoded() throws(GalleryError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            return try encoder.encode(self)
-        } catch {
-            throw .encoding(path: GalleryNaming.manifestPath, reason: String(describing: error))
+        var bytes = Self.opening(generated: generated)
+        for (index, photo) in photos.enumerated() {
+            bytes += Self.separator(before: index)
+            bytes += try photo.element()
         }
+        bytes += Self.closing(source: source, isEmpty: photos.isEmpty)
+        return Data(bytes)
     }
 }

@@ -4,7 +4,7 @@ extension GalleryRunSummary {
     /// How `run` ended: interrupted; the source stopped early, or nothing of it could be read (and no
     /// photo was made); some photos or pages failed; or nil, done.
     public var runFailure: GalleryFailure? {
-        if interrupted { return GalleryFailure(.stopped(by: stopSignal)) }
+        if let stopped = tally.stopFailure() { return stopped }
         if let sourceStopped {
             return GalleryFailure(.unreadable, "the source stopped early: \(GalleryFailure.oneLine(sourceStopped, limit: 2000))")
         }

@@ -27,22 +27,24 @@ public struct GalleryRunSummary: Sendable {
     public var pagesFetched = 0
     /// Listing pages that could not be read.
     public var pagesFailed = 0
+    /// The photos: selected (``BatchTally/items``), in the gallery, failed, opted out; and the stop.
+    public var tally = BatchTally()
     /// Photos selected for the gallery.
-    public var photosQueued = 0
+    public var photosQueued: Int { get { tally.items } set { tally.items = newValue } }
     /// Photos that made it into the gallery.
-    public var photosOK = 0
+    public var photosOK: Int { get { tally.succeeded } set { tally.succeeded = newValue } }
     /// Photos that failed.
-    public var photosFailed = 0
+    public var photosFailed: Int { get { tally.failed } set { tally.failed = newValue } }
     /// Photos left out because their site opted them out of AI use (``GalleryJob/optOut``): not failures.
-    public var photosOptedOut = 0
+    public var photosOptedOut: Int { get { tally.optedOut } set { tally.optedOut = newValue } }
     /// Photo bytes downloaded this run.
     public var bytesDownloaded: Int64 = 0
     /// Thumbnails written this run.
     public var thumbnailsMade = 0
     /// The run stopped early (Ctrl-C, SIGTERM, or `requestStop`).
-    public var interrupted = false
+    public var interrupted: Bool { get { tally.isStopped } set { tally.isStopped = newValue } }
     /// The signal that stopped it (nil when it ran to its end, ``BatchRunner/stopWithoutSignal`` for a stop by code).
-    public var stopSignal: Int32?
+    public var stopSignal: Int32? { get { tally.stopSignal } set { tally.stopSignal = newValue } }
     /// Nothing could be read from the source at all (the first page failed, or the list was unusable).
     public var sourceError: String?
     /// The source stopped before its end (its service's rate-limit budget is spent): what it said.

@@ -88,19 +88,15 @@ extension GalleryRun {
             let journaled = (try? journal?.append(.seen(PhotoMetadata(photo)))) != nil
             count { $0.photosQueued += 1 }
             emit(.photoQueued(id: photo.photo.id, name: photo.photo.name))
-            feed.yield(QueuedPhoto(selected: photo, isNew: isNew, seenJournaled: journaled))
+            feed.yield((selected: photo, isNew: isNew, seenJournaled: journaled))
         }
     }
 }
 
-/// A photo handed from the feed to its task, with what the feed learnt of it in the journal.
-struct QueuedPhoto: Sendable {
-    var selected: SelectedPhoto
-    /// The journal held no record of the photo before this run queued it: nothing to read back.
-    var isNew: Bool
-    /// The feed journaled its `seen` record (the task does not write it again).
-    var seenJournaled: Bool
-}
+/// The feed's hand-over to a photo task: the photo, whether the journal held no record of it before
+/// (nothing to read back), and whether the feed journaled its `seen` record (the task does not write
+/// it again).
+typealias QueuedPhoto = (selected: SelectedPhoto, isNew: Bool, seenJournaled: Bool)
 
 extension GalleryRun {
     /// Tells the source a photo was downloaded, when it asks to be told (Unsplash). A failure here does

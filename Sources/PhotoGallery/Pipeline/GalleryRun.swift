@@ -88,7 +88,6 @@ public final class GalleryRun: Sendable {
         do { workspace = try RunWorkspace(job: job, store: store) } catch { throw .gallery(error) }
         await runPhotos(from: job.shardedSource, in: workspace)
         let result = summary.withLock { s in
-            s.interrupted = isStopping
             s.stopSignal = runner.stopSignal
             return s
         }

@@ -23,7 +23,7 @@ extension GalleryRun {
         var failure: GalleryError?
         for await photo in photos {
             if failure == nil {
-                do { try file.write(try Self.planLine(PlannedPhoto(photo.selected))) } catch {
+                do { try file.write(try Self.planLine(photo.selected)) } catch {
                     failure = error
                     requestStop()
                 }

@@ -25,7 +25,7 @@ public enum PlanError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// The plan file (`plan.jsonl` in the gallery folder): the listing read once, one selected photo a line.
 ///
-/// JSON Lines: a header `{"plan":{"source":...,"version":1}}`, then one ``PlannedPhoto`` per line in
+/// JSON Lines: a header `{"plan":{"source":...,"version":1}}`, then one ``SelectedPhoto`` per line in
 /// listing order, then `{"end":{"photos":N}}`, so a file cut short is told from a whole one. The photo
 /// is kept as the source's feed gave it (``Photo``), with the rendition chosen and its listing page:
 /// nothing in the format belongs to one service. Shards take its photo lines i (from 0) with
@@ -68,31 +68,5 @@ public enum PlanFile {
     public static func header(at path: String) throws(PlanError) -> Header {
         let reader = try PlanReader(path: path)
         return reader.header
-    }
-}
-
-/// One photo of a plan: the photo as the feed gave it, the rendition chosen, and its listing page.
-public struct PlannedPhoto: Sendable, Hashable, Codable {
-    /// The photo, as the source listed it.
-    public var photo: Photo
-    /// The http(s) URL of the chosen rendition.
-    public var imageURL: String
-    /// The chosen size number, if the source gave one.
-    public var imageSize: Int?
-    /// The listing page (from 1) it was first seen on.
-    public var page: Int
-
-    enum CodingKeys: String, CodingKey {
-        case photo, page
-        case imageURL = "image_url"
-        case imageSize = "image_size"
-    }
-
-    /// The plan line of a selected photo.
-    public init(_ selected: SelectedPhoto) {
-        photo = selected.photo
-        imageURL = selected.imageURL.absoluteString
-        imageSize = selected.imageSize
-        page = selected.page
     }
 }

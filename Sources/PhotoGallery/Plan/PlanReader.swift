@@ -38,11 +38,11 @@ public final class PlanReader {
     }
 
     /// The next photo, or nil after the end line (checked against the photos read).
-    public func next() throws(PlanError) -> PlannedPhoto? {
+    public func next() throws(PlanError) -> SelectedPhoto? {
         guard !ended else { return nil }
         guard let bytes = try nextLine() else { throw .truncated(path: path, lines: line) }
         let data = Data(bytes)
-        if let photo = try? decoder.decode(PlannedPhoto.self, from: data) {
+        if let photo = try? decoder.decode(SelectedPhoto.self, from: data) {
             photos += 1
             return photo
         }
@@ -54,10 +54,12 @@ public final class PlanReader {
             return nil
         }
         do {
-            _ = try decoder.decode(PlannedPhoto.self, from: data)
+            _ = try decoder.decode(SelectedPhoto.self, from: data)
             throw PlanError.badLine(path: path, line: line, reason: "not a planned photo")
         } catch let error as PlanError {
             throw error
+        } catch let error as SelectedPhoto.NotAWebURL {
+            throw .badLine(path: path, line: line, reason: error.description)
         } catch {
             throw .badLine(path: path, line: line, reason: "not a planned photo (\(error))")
         }

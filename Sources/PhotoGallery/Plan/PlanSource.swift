@@ -51,9 +51,9 @@ struct PlanSource: PhotoSource {
                     if !slice.owns(line: index) {
                         if try reader.skip() { continue } else { break }
                     }
-                    guard let planned = try reader.next() else { break }
-                    batch.append(SelectedPhoto(photo: planned.photo, imageURL: PhotoSelector.webURL(planned.imageURL)!,
-                                               imageSize: planned.imageSize, page: index + 1))
+                    guard var planned = try reader.next() else { break }
+                    planned.page = index + 1
+                    batch.append(planned)
                 }
             } catch {
                 // Checked whole a moment ago: only a plan replaced or damaged during the run gets here.
@@ -72,10 +72,7 @@ struct PlanSource: PhotoSource {
             do throws(PlanError) {
                 let reader = try PlanReader(path: path)
                 var index = 0
-                while let planned = try reader.next() {
-                    guard PhotoSelector.webURL(planned.imageURL) != nil else {
-                        throw PlanError.badLine(path: path, line: reader.line, reason: "image_url is not an absolute http(s) URL")
-                    }
+                while try reader.next() != nil {
                     if slice.owns(line: index) { owned += 1 }
                     index += 1
                 }

@@ -75,8 +75,8 @@ public struct GalleryMerge: Sendable {
             finished.append((index, summary))
         }
         /// Opens every finished shard's part, at its first photo.
-        func open() throws(ShardError) -> [(reader: PartReader, summary: ShardSummary, head: ShardPhoto?)] {
-            var readers: [(reader: PartReader, summary: ShardSummary, head: ShardPhoto?)] = []
+        func open() throws(ShardError) -> [(reader: PartReader, summary: ShardSummary, head: ShardLine?)] {
+            var readers: [(reader: PartReader, summary: ShardSummary, head: ShardLine?)] = []
             for (index, summary) in finished {
                 let layout = ShardLayout(folder: folder, shard: try ShardSpec(index: index, count: count))
                 let reader = try PartReader(path: folder + "/" + layout.photosPath)
@@ -98,7 +98,7 @@ public struct GalleryMerge: Sendable {
             _ = try Self.walk(&again) { photo throws(ShardError) in visit(photo.entry) }
         }
         report.duplicates = try Self.walk(&readers) { photo throws(ShardError) in
-            do throws(GalleryError) { try output.add(photo.entry, comments: photo.comments ?? []) } catch { throw .gallery(error) }
+            do throws(GalleryError) { try output.add(photo.entry, comments: photo.comments) } catch { throw .gallery(error) }
         }
         for (reader, summary, _) in readers where reader.count != summary.photos {
             throw .unreadablePart(path: reader.path, reason: "it holds \(reader.count) photos, its summary says \(summary.photos)")
@@ -113,14 +113,14 @@ public struct GalleryMerge: Sendable {
 
     /// Hands `body` each photo of the parts in listing order, always the lowest page next; a photo listed
     /// by several shards once, as the first listing has it. Returns how many listings were skipped so.
-    private static func walk(_ readers: inout [(reader: PartReader, summary: ShardSummary, head: ShardPhoto?)],
-                             _ body: (ShardPhoto) throws(ShardError) -> Void) throws(ShardError) -> Int {
+    private static func walk(_ readers: inout [(reader: PartReader, summary: ShardSummary, head: ShardLine?)],
+                             _ body: (ShardLine) throws(ShardError) -> Void) throws(ShardError) -> Int {
         var seen: Set<Int> = [], skipped = 0
         while let next = readers.indices.filter({ readers[$0].head != nil })
             .min(by: { readers[$0].head!.page < readers[$1].head!.page }) {
             let photo = readers[next].head!
             readers[next].head = try readers[next].reader.next()
-            guard seen.insert(photo.metadata.id).inserted else {
+            guard seen.insert(photo.entry.metadata.id).inserted else {
                 skipped += 1
                 continue
             }

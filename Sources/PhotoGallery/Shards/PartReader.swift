@@ -20,7 +20,7 @@ final class PartReader {
     }
 
     /// The next photo, or nil at the end of the file.
-    func next() throws(ShardError) -> ShardPhoto? {
+    func next() throws(ShardError) -> ShardLine? {
         while true {
             let next: LineReader<FileSource>.Line?
             do throws(SystemError) { next = try lines.next() } catch {
@@ -33,7 +33,7 @@ final class PartReader {
             if next.bytes.isEmpty { continue }
             count += 1
             do {
-                return try decoder.decode(ShardPhoto.self, from: Data(next.bytes))
+                return try decoder.decode(ShardLine.self, from: Data(next.bytes))
             } catch {
                 throw .unreadablePart(path: path, reason: "line \(count) is not a photo record (\(error))")
             }

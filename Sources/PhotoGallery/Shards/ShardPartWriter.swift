@@ -14,8 +14,6 @@ struct ShardPartWriter {
     /// of each photo and the counts of the run that finished the shard, started at `started`.
     func write(_ journal: Journal, comments: (Int) -> [Comment]?, run: GalleryRunSummary,
                started: Date, finished: Date = Date()) throws(GalleryError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let lines = try StreamedFile(path: layout.folder + "/" + layout.photosPath)
         var summary = ShardSummary(
             shard: layout.shard.index, shards: layout.shard.count, source: source, photos: 0, photosOK: 0,
@@ -26,16 +24,13 @@ struct ShardPartWriter {
             failuresByReason: [:], sourceError: run.sourceError)
         // By page (stable): a journal resumed after the listing changed may have seen pages out of order.
         try journal.forEachEntry(byPage: true, parallel: parallel) { entry throws(GalleryError) in
-            let line = ShardPhoto(entry, comments: comments(entry.metadata.id))
-            do {
-                // By hand unless it has comments or a number JSON cannot hold (the encoder words that error).
-                let bytes = try (try? line.json()) ?? Array(encoder.encode(line))
-                try lines.write(bytes + [UInt8(ascii: "\n")])
-            } catch let error as GalleryError {
-                throw error
+            let line: [UInt8]
+            do { line = try entry.shardLine(comments: comments(entry.metadata.id)) } catch let error as JSONText.NonFinite {
+                throw .encoding(path: lines.path, reason: error.reason(photo: entry.metadata.id))
             } catch {
                 throw .encoding(path: lines.path, reason: String(describing: error))
             }
+            try lines.write(line + [UInt8(ascii: "\n")])
             summary.photos += 1
             if entry.isComplete {
                 summary.photosOK += 1

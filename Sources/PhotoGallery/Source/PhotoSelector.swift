@@ -1,7 +1,9 @@
 import Foundation
 
 /// A photo chosen for download, with the one image URL to fetch.
-public struct SelectedPhoto: Sendable, Hashable {
+///
+/// A plan file (``PlanFile``) holds one a line: `{"image_size":4,"image_url":"https://…","page":1,"photo":{…}}`.
+public struct SelectedPhoto: Sendable, Hashable, Codable {
     /// The photo.
     public var photo: Photo
     /// The http(s) URL of the chosen rendition.
@@ -14,6 +16,36 @@ public struct SelectedPhoto: Sendable, Hashable {
     /// `photo`, to be fetched from `imageURL` (an http(s) URL), first seen on listing page `page`.
     public init(photo: Photo, imageURL: URL, imageSize: Int? = nil, page: Int) {
         (self.photo, self.imageURL, self.imageSize, self.page) = (photo, imageURL, imageSize, page)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case photo, page
+        case imageURL = "image_url"
+        case imageSize = "image_size"
+    }
+
+    /// A plan line's `image_url` that is not an absolute http(s) URL.
+    public struct NotAWebURL: Error, CustomStringConvertible {
+        public var description: String { "image_url is not an absolute http(s) URL" }
+    }
+
+    /// Reads a plan line; throws ``NotAWebURL`` for an `image_url` a run could not fetch.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        photo = try c.decode(Photo.self, forKey: .photo)
+        guard let url = PhotoSelector.webURL(try c.decode(String.self, forKey: .imageURL)) else { throw NotAWebURL() }
+        imageURL = url
+        imageSize = try c.decodeIfPresent(Int.self, forKey: .imageSize)
+        page = try c.decode(Int.self, forKey: .page)
+    }
+
+    /// Writes the plan line: the URL as text.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(photo, forKey: .photo)
+        try c.encode(imageURL.absoluteString, forKey: .imageURL)
+        try c.encodeIfPresent(imageSize, forKey: .imageSize)
+        try c.encode(page, forKey: .page)
     }
 }
 

@@ -28,18 +28,7 @@ struct GalleryCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API, or of the --source service (a mirror, a proxy, a test server).",
-                               valueName: "url"))
-    var api: String?
-
-    @Option(name: .customLong("consumer-key"), help: "API consumer key, sent as the consumer_key query parameter.")
-    var consumerKey: String?
-
-    @Option(help: ArgumentHelp("A file of image URLs, one per line, instead of an API.", valueName: "file"))
-    var urls: String?
-
-    @Option(help: "Listing pages to read (50 photos each); stops early at the API's last page.")
-    var pages = 5
+    @OptionGroup var sources: SourceOptions
 
     @Option(name: .shortAndLong, help: "The gallery folder (created if missing; re-runs are incremental), or s3://BUCKET/PREFIX.")
     var out = "gallery"
@@ -50,12 +39,6 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Several thumbnail sizes, e.g. 256,512 for high-density screens (overrides --size).",
                                valueName: "list"))
     var sizes: String?
-
-    @Option(name: .customLong("image-size"), help: "Download this image size when the API offers it, instead of the largest.")
-    var imageSize: Int?
-
-    @Flag(name: .customLong("include-nsfw"), help: "Keep photos the API marks NSFW (left out by default).")
-    var includeNSFW = false
 
     @Flag(name: .customLong("from-plan"),
           help: "Fetch the photos of OUT/plan.jsonl (made by 'fetch-gallery plan'; with --out s3://, fetched from the bucket); with --shard, its lines i with i mod N = K.")
@@ -99,8 +82,6 @@ struct GalleryCommand: AsyncParsableCommand {
 
     @OptionGroup var shards: ShardOptions
 
-    @OptionGroup var sources: SourceOptions
-
     @OptionGroup var pageOptions: PageOptions
 
     @OptionGroup var output: OutputOptions
@@ -115,12 +96,7 @@ struct GalleryCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard api == nil || urls == nil else { throw ValidationError("give --api or --urls, not both") }
-        if let api {
-            guard let url = URL(string: api), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
-            else { throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1") }
-        }
-        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        let (api, urls) = (sources.api, sources.urls)
         if fromPlan, api != nil || urls != nil || demoSynthetic != nil {
             throw ValidationError("--from-plan reads OUT/plan.jsonl: drop --api/--urls/--demo-synthetic")
         }
@@ -133,7 +109,6 @@ struct GalleryCommand: AsyncParsableCommand {
         }
         _ = try thumbnailSizes()
         try shards.validate()
-        if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
         if sources.isService, shards.shard != nil || shards.fromEnvironment {
             throw ValidationError("--shard works with a 500px-style --api and with --urls; --source \(sources.source!) lists by its own cursor: read it once with 'fetch-gallery plan --source \(sources.source!) ... --out OUT', then run the shards with 'fetch-gallery run --out OUT --from-plan --shard K/N'")
         }
@@ -148,7 +123,7 @@ struct GalleryCommand: AsyncParsableCommand {
         if fromPlan {
             // The plan is the store's: read once the store is open and checked (below).
             source = .plan(path: "", source: "")
-        } else if let listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW) {
+        } else if let listed = try sources.listing() {
             source = listed
         } else {
             var configuration = DemoServerConfiguration()
@@ -163,10 +138,7 @@ struct GalleryCommand: AsyncParsableCommand {
         }
 
         var job = GalleryJob(source: source, folder: out)
-        job.pages = pages
         job.thumbnailSizes = try thumbnailSizes()
-        job.includeNSFW = includeNSFW
-        job.imageSize = imageSize
         job.comments = comments
         job.workers = workers
         job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
@@ -179,7 +151,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.allowPrivateAddresses = allowPrivateAddresses
         job.optOut = respectOptOut ? OptOutPolicy(tokens: ["fetch-gallery"]) : nil
         job.shard = shard
-        sources.configure(&job, userAgent: transfer.userAgent, consumerKey: consumerKey)
+        sources.configure(&job, userAgent: transfer.userAgent)
         job.pageOptions = pageOptions.options
 
         let aggregate = AggregateProgress()
@@ -198,7 +170,7 @@ struct GalleryCommand: AsyncParsableCommand {
         job.folder = store.folder
         try await store.prepare(journal: shard.map { ShardLayout(folder: store.folder, shard: $0).journalPath } ?? GalleryNaming.journalPath)
         if fromPlan { job.source = try await store.planSource() }
-        let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: pages)
+        let report = GalleryReport(renderer: output.renderer, aggregate: aggregate, pageLimit: sources.pages)
         let gallery = GalleryRun(job: job, engine: engine, observers: [report], store: store)
         let interrupts = Interrupts { signal in
             if !quiet { StandardError.line("\nStopping: writing the gallery for what is done (Ctrl-C again quits at once).") }

@@ -25,29 +25,10 @@ struct PlanCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API, or of the --source service (a mirror, a proxy, a test server).",
-                               valueName: "url"))
-    var api: String?
-
     @OptionGroup var sources: SourceOptions
-
-    @Option(name: .customLong("consumer-key"), help: "API consumer key, sent as the consumer_key query parameter.")
-    var consumerKey: String?
-
-    @Option(help: ArgumentHelp("A file of image URLs, one per line, instead of an API.", valueName: "file"))
-    var urls: String?
-
-    @Option(help: "Listing pages to read (50 photos each); stops early at the API's last page.")
-    var pages = 5
 
     @Option(name: .shortAndLong, help: "The gallery folder the plan is written into (created if missing), or s3://BUCKET/PREFIX.")
     var out = "gallery"
-
-    @Option(name: .customLong("image-size"), help: "Choose this image size when the API offers it, instead of the largest.")
-    var imageSize: Int?
-
-    @Flag(name: .customLong("include-nsfw"), help: "Keep photos the API marks NSFW (left out by default).")
-    var includeNSFW = false
 
     @OptionGroup var transfer: TransferOptions
 
@@ -57,34 +38,26 @@ struct PlanCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard sources.isService || (api == nil) != (urls == nil) else {
+        guard sources.isService || (sources.api == nil) != (sources.urls == nil) else {
             throw ValidationError("give --source NAME, --api URL or --urls FILE")
         }
-        if sources.source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
         if let source = sources.source, PhotoServices.entry(named: source)?.plannable == false {
             // Unsplash asks that every download be reported with the key; a plan's workers read no source.
             throw ValidationError("--source unsplash cannot be planned: Unsplash asks each download to be reported "
                 + "to it with your key, which 'run --from-plan' workers do not hold; run it whole with 'fetch-gallery run --source unsplash'")
         }
-        if let api, URL(string: api)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
-            throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1")
-        }
-        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
     }
 
     func run() async throws {
         let listed: GalleryJob.Source?
         do {
-            listed = try sources.listing(api: api, consumerKey: consumerKey, urls: urls, includeNSFW: includeNSFW)
+            listed = try sources.listing()
         } catch let ending as any GalleryEnding { throw ending } catch {
             throw GalleryFailure(.usage, "\(error)")
         }
         guard let source = listed else { throw ValidationError("give --source NAME, --api URL or --urls FILE") }
         var job = GalleryJob(source: source, folder: out)
-        sources.configure(&job, userAgent: transfer.userAgent, consumerKey: consumerKey)
-        job.pages = pages
-        job.imageSize = imageSize
-        job.includeNSFW = includeNSFW
+        sources.configure(&job, userAgent: transfer.userAgent)
         // The plan is made in the store's folder, after the store answered (a bucket, to the keys).
         let (engine, store) = try storage.engineAndStore(transfer.configuration(observers: []), out: out,
                                                          caCertificates: transfer.certificates.caCertificates)

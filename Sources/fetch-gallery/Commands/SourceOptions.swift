@@ -2,9 +2,29 @@ import ArgumentParser
 import Foundation
 import GalleryKit
 
-/// `--source` and what each service needs (`--category`, `--query`, a key) and
-/// `--rate-limit-wait`: one declaration, mapped here to a ``PhotoSource``.
+/// What `run` and `plan` read, declared once for both: `--api` or `--urls` or `--source` and what each
+/// service needs (`--category`, `--query`, a key), how many pages, which rendition, NSFW or not, and
+/// `--rate-limit-wait`; mapped here to a ``GalleryJob``'s source and settings.
 struct SourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Base URL of a 500px-style photo API, or of the --source service (a mirror, a proxy, a test server).",
+                               valueName: "url"))
+    var api: String?
+
+    @Option(name: .customLong("consumer-key"), help: "API consumer key, sent as the consumer_key query parameter.")
+    var consumerKey: String?
+
+    @Option(help: ArgumentHelp("A file of image URLs, one per line, instead of an API.", valueName: "file"))
+    var urls: String?
+
+    @Option(help: "Listing pages to read (50 photos each); stops early at the API's last page.")
+    var pages = 5
+
+    @Option(name: .customLong("image-size"), help: "The image size to download when the API offers it, instead of the largest.")
+    var imageSize: Int?
+
+    @Flag(name: .customLong("include-nsfw"), help: "Keep photos the API marks NSFW (left out by default).")
+    var includeNSFW = false
+
     @Option(help: ArgumentHelp("""
         The photo service: commons, openverse, unsplash, pexels, flickr or 500px (the default when --api is \
         given alone). With neither --source nor --api, the built-in demo catalogue is used.
@@ -42,6 +62,13 @@ struct SourceOptions: ParsableArguments {
     static var names: [String] { PhotoServices.names }
 
     func validate() throws {
+        guard api == nil || urls == nil else { throw ValidationError("give --api or --urls, not both") }
+        if let api {
+            guard let url = URL(string: api), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+            else { throw ValidationError("--api must be an http(s) URL, e.g. https://api.example.com/v1") }
+        }
+        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        if source != nil, urls != nil { throw ValidationError("give --source or --urls, not both") }
         if let source, !Self.names.contains(source) {
             throw ValidationError("--source must be one of \(Self.names.joined(separator: ", "))")
         }
@@ -87,7 +114,7 @@ struct SourceOptions: ParsableArguments {
     /// Where the photos come from, as `run` and `plan` read it: the URL list, the `--source` service or the
     /// 500px-style `api`; nil when none is given. A URL list that cannot be read is a failure of the
     /// source (exit status 3); a service's usage error (a missing key) is thrown as it is.
-    func listing(api: String?, consumerKey: String?, urls: String?, includeNSFW: Bool) throws -> GalleryJob.Source? {
+    func listing() throws -> GalleryJob.Source? {
         if let urls {
             guard let text = try? String(contentsOfFile: urls, encoding: .utf8) else {
                 throw GalleryFailure(.unreadable, "cannot read the URL list \(urls)")
@@ -101,9 +128,12 @@ struct SourceOptions: ParsableArguments {
         return api.map { .api(base: URL(string: $0)!, consumerKey: consumerKey) }
     }
 
-    /// Sets the job's API User-Agent (`userAgent`, else the default), its longest rate-limit wait and the
-    /// keys to redact from everything it writes and says.
-    func configure(_ job: inout GalleryJob, userAgent: String?, consumerKey: String?) {
+    /// Sets the job's pages, rendition and NSFW choice, its API User-Agent (`userAgent`, else the default),
+    /// its longest rate-limit wait and the keys to redact from everything it writes and says.
+    func configure(_ job: inout GalleryJob, userAgent: String?) {
+        job.pages = pages
+        job.imageSize = imageSize
+        job.includeNSFW = includeNSFW
         job.userAgent = userAgent ?? job.userAgent
         job.rateLimitWait = rateLimitWait
         job.secrets = [resolvedKey(environment: ProcessInfo.processInfo.environment), consumerKey].compactMap { $0 }

@@ -139,3 +139,63 @@ struct JSONSamples {
         return photo
     }
 }
+
+extension JSONSamples {
+    /// A comment with any subset of its optional members.
+    mutating func comment() -> Comment {
+        Comment(id: integer(), body: string(length: 30),
+                user: chance(30) ? nil : PhotoUser(username: string(), fullname: optionalString()),
+                createdAt: optionalString())
+    }
+
+    /// A journal entry with any subset of what a run records.
+    mutating func entry() -> GalleryState.Entry {
+        var entry = GalleryState.Entry(metadata: metadata())
+        entry.original = chance(70) ? original() : nil
+        entry.failure = optionalString()
+        for _ in 0..<int(0...3) {
+            let thumbnail = thumbnail()
+            entry.thumbnails[thumbnail.size] = thumbnail
+        }
+        return entry
+    }
+}
+
+/// Lines `JSONEncoder` wrote for seeded samples (``JSONSamples``) while the journal, the shard parts and the
+/// manifest were still `Encodable`, kept in `Fixtures/json`: the hand-written coding must go on writing
+/// exactly these bytes, so files of either version read alike.
+enum EncoderFixtures {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/json")
+
+    /// The file's bytes.
+    static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+    }
+
+    /// The file's lines, newline left out (JSON Lines: 300 journal records of seed 10, 150 shard lines
+    /// of seed 40).
+    static func lines(_ name: String) throws -> [String] {
+        String(decoding: try bytes(name), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The pretty manifest photos of seed 20, one after another, each followed by a line holding U+001E.
+    static func manifestPhotos() throws -> [String] {
+        String(decoding: try bytes("manifest-photos.txt"), as: UTF8.self).components(separatedBy: "\n\u{1e}\n").dropLast()
+    }
+
+    /// The keys of every object in `json`, outermost first, each set sorted.
+    static func keySets(_ json: String) throws -> [[String]] {
+        var sets: [[String]] = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                sets.append(object.keys.sorted())
+                for key in object.keys.sorted() { walk(object[key]!) }
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        walk(try JSONSerialization.jsonObject(with: Data(json.utf8)))
+        return sets
+    }
+}

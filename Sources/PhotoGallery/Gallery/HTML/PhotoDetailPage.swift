@@ -7,25 +7,11 @@ import Foundation
 /// Plain links do all the work; the viewer script (``ViewerScript``) only adds the keys (Left/Right,
 /// Escape or Up), swipes and preloading the next photo, and finds its targets by `rel`.
 struct PhotoDetailPage {
-    /// A photo next to this one in the gallery's order: its page, its name and its image.
-    struct Neighbour: Equatable {
-        var path: String
-        var name: String
-        /// What the photo page shows of it (`src` and `srcset`), for the script to preload.
-        var image: ShownImage?
-
-        init(_ entry: GalleryState.Entry, displaySize: Int = 0) {
-            path = GalleryNaming.photoPagePath(id: entry.metadata.id, name: entry.metadata.name)
-            name = GalleryDocument.displayName(entry.metadata.name)
-            image = ShownImage(entry, displaySize: displaySize)
-        }
-    }
-
     var entry: GalleryState.Entry
     var comments: [Comment]
     /// The finished photos before and after this one, linked from its page.
-    var previous: Neighbour? = nil
-    var next: Neighbour? = nil
+    var previous: GalleryState.Entry? = nil
+    var next: GalleryState.Entry? = nil
     /// The index page that shows this photo's card.
     var indexPath = GalleryNaming.indexPath
     /// Show the EXIF GPS position (`--show-location`).
@@ -135,20 +121,23 @@ struct PhotoDetailPage {
         return .element("li", children: children)
     }
 
-    private func link(_ before: String, _ neighbour: Neighbour, _ rel: String, after: String) -> Node {
+    /// A link to a neighbour's page, with what its page shows (`src` and `srcset`) for the script to preload.
+    private func link(_ before: String, _ neighbour: GalleryState.Entry, _ rel: String, after: String) -> Node {
+        let path = GalleryNaming.photoPagePath(id: neighbour.metadata.id, name: neighbour.metadata.name)
+        let image = ShownImage(neighbour, displaySize: displaySize)
         var attributes: [(String, String?)] = [
-            ("href", SafeURL.relative(neighbour.path, depth: Self.depth)), ("rel", rel), ("class", rel),
-            ("data-src", neighbour.image.map { SafeURL.relative($0.src, depth: Self.depth) }),
-            ("data-srcset", neighbour.image?.srcset(depth: Self.depth)),
-            ("data-sizes", neighbour.image?.srcset(depth: Self.depth) == nil ? nil : neighbour.image?.sizes),
+            ("href", SafeURL.relative(path, depth: Self.depth)), ("rel", rel), ("class", rel),
+            ("data-src", image.map { SafeURL.relative($0.src, depth: Self.depth) }),
+            ("data-srcset", image?.srcset(depth: Self.depth)),
+            ("data-sizes", image?.srcset(depth: Self.depth) == nil ? nil : image?.sizes),
         ]
         // What the next page's <picture> offers first, so the script preloads the file it will show.
-        if let image = neighbour.image {
+        if let image {
             let shown = image.candidates.isEmpty ? [(path: image.src, width: image.width)]
                 : image.candidates.map { (path: $0.path, width: Optional($0.width)) }
             let sources = PictureSources.dataAttributes(candidates: shown, formats: sourceFormats, depth: Self.depth)
             for format in sourceFormats { attributes.append(("data-srcset-" + format.fileExtension, sources["data-srcset-" + format.fileExtension])) }
         }
-        return .element("a", attributeList: attributes, children: [.text(before), GalleryDocument.isolated(neighbour.name), .text(after)])
+        return .element("a", attributeList: attributes, children: [.text(before), GalleryDocument.isolated(GalleryDocument.displayName(neighbour.metadata.name)), .text(after)])
     }
 }

@@ -1,14 +1,43 @@
 import GalleryImaging
 
-/// A manifest photo as `gallery.json` holds it, written by hand (``JSONText``): the bytes `JSONEncoder`
-/// gives with `.prettyPrinted`, `.sortedKeys` and `.withoutEscapingSlashes` for an element of `photos`,
-/// without building the encoder's tree of boxed values for every photo of the run. Keys in ascending
-/// order of their UTF-8 bytes; an optional member that is nil left out. ManifestJSONTests compares the
-/// two on generated photos, and the manifest tests compare whole files with ``GalleryManifest/encoded()``.
+/// `gallery.json` written by hand (``JSONText``), its one coding: the layout of `JSONEncoder` with
+/// `.prettyPrinted`, `.sortedKeys` and `.withoutEscapingSlashes`, which wrote it before (ManifestJSONTests
+/// compares with fixtures it wrote). A run streams it: ``opening(generated:)``, each photo's ``Photo/element()``
+/// after its ``separator(before:)``, then ``closing(source:isEmpty:)``.
+extension GalleryManifest {
+    /// The file up to its first photo: `generated` and the opening of `photos`.
+    static func opening(generated: String) -> [UInt8] {
+        var out = JSONText(pretty: false)
+        out.string(generated)
+        return Array("{\n  \"generated\" : ".utf8) + out.bytes + Array(",\n  \"photos\" : [".utf8)
+    }
+
+    /// What goes before photo number `index` (from 0) of `photos`.
+    static func separator(before index: Int) -> [UInt8] { index == 0 ? [0x0A] : [0x2C, 0x0A] }
+
+    /// The file after its last photo: the end of `photos` (as the encoder ends an empty array when
+    /// there were none), `source` and the closing brace.
+    static func closing(source: String, isEmpty: Bool) -> [UInt8] {
+        var out = JSONText(pretty: false)
+        out.string(source)
+        return Array((isEmpty ? "\n\n  ],\n" : "\n  ],\n").utf8) + Array("  \"source\" : ".utf8) + out.bytes + [0x0A, 0x7D]
+    }
+}
+
+/// A manifest photo as `gallery.json` holds it: keys in ascending order of their UTF-8 bytes, an optional
+/// member that is nil left out, without building an encoder's tree of boxed values for every photo.
 extension GalleryManifest.Photo {
+    /// The photo as an element of the manifest's `photos` (indented two levels). A NaN or an infinity,
+    /// which JSON cannot hold, fails naming the photo.
+    func element() throws(GalleryError) -> [UInt8] {
+        do { return try prettyJSON(level: 2) } catch {
+            throw .encoding(path: GalleryNaming.manifestPath, reason: error.reason(photo: id))
+        }
+    }
+
     /// The photo as the element of the manifest's `photos` array: its lines indented as at `level` (2
     /// in the manifest: the object and the array), the first one too, no comma or newline around it.
-    /// Throws ``JSONText/NonFinite`` for a NaN or an infinity, which `JSONEncoder` refuses too.
+    /// Throws ``JSONText/NonFinite`` for a NaN or an infinity.
     func prettyJSON(level: Int) throws(JSONText.NonFinite) -> [UInt8] {
         var out = JSONText(pretty: true, indent: level, capacity: 1024)
         out.writeIndent()

@@ -10,10 +10,19 @@
 /// U+000D and U+0009 as `\b \f \n \r \t`, the other control characters below U+0020 as `\u00xx` (lower-case
 /// hex), everything else (`/`, DEL, non-ASCII) as its UTF-8 bytes. Numbers: an `Int` in decimal; a `Double`
 /// as its `description` less a trailing `.0` (`1`, `0.1`, `1e-05`, `1e+16`); a NaN or an infinity, which
-/// the encoder refuses, throws ``NonFinite`` (callers then let `JSONEncoder` word the error).
+/// the encoder refuses too, throws ``NonFinite``.
+///
+/// The journal's records, a shard's photo lines and the manifest's photos have this one coding (they are
+/// `Decodable` only): fixtures written by `JSONEncoder` keep the bytes the same (JournalRecordJSONTests,
+/// ShardLineJSONTests, ManifestJSONTests).
 struct JSONText {
     /// A NaN or an infinity was to be written.
-    struct NonFinite: Error {}
+    struct NonFinite: Error {
+        /// What a file's error says, for photo `id`.
+        func reason(photo id: Int) -> String {
+            "photo \(id) holds a number JSON cannot hold (NaN or infinity) in its rating, EXIF or copy check"
+        }
+    }
 
     /// The text so far.
     private(set) var bytes: [UInt8] = []
@@ -179,6 +188,11 @@ struct JSONText {
     /// Bytes known to be JSON already (a literal such as `true`).
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Bytes another writer made JSON already (a value `JSONEncoder` wrote with the same options).
+    mutating func raw(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
     }
 
     // MARK: optional members (the encoder leaves out a nil: synthesized `encodeIfPresent`)

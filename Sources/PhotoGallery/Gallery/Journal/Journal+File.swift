@@ -52,20 +52,16 @@ extension Journal {
         }
     }
 
-    /// One record as a JSON line, written by hand (``JournalRecord/json()``: the bytes JSONEncoder gives,
-    /// at a fraction of its cost). Control characters inside strings are escaped, so the only newline in
-    /// the output is the terminator. A NaN or an infinity goes through JSONEncoder, which words the error.
+    /// One record as a JSON line (``JournalRecord/json()``). Control characters inside strings are
+    /// escaped, so the only newline in the output is the terminator. A NaN or an infinity, which JSON cannot
+    /// hold, fails naming the photo.
     static func encodeLine(_ record: JournalRecord, path: String) throws(GalleryError) -> [UInt8] {
-        if var line = try? record.json() {
+        do {
+            var line = try record.json()
             line.append(UInt8(ascii: "\n"))
             return line
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(record)) + [UInt8(ascii: "\n")]
         } catch {
-            throw .encoding(path: path, reason: String(describing: error))
+            throw .encoding(path: path, reason: error.reason(photo: record.photoID))
         }
     }
 }

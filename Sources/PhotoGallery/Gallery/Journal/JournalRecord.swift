@@ -1,5 +1,5 @@
 /// What the gallery needs to know about a photo, recorded once when the photo is seen.
-public struct PhotoMetadata: Sendable, Hashable, Codable {
+public struct PhotoMetadata: Sendable, Hashable, Decodable {
     /// The photo's id at its source.
     public var id: Int
     /// The photo's title.
@@ -51,7 +51,7 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
 }
 
 /// A downloaded original on disk.
-public struct OriginalFile: Sendable, Hashable, Codable {
+public struct OriginalFile: Sendable, Hashable, Decodable {
     /// Path relative to the gallery root.
     public var path: String
     /// Lower-case hex SHA-256 of the file's bytes.
@@ -91,7 +91,7 @@ public struct OriginalFile: Sendable, Hashable, Codable {
 }
 
 /// A thumbnail on disk.
-public struct ThumbnailFile: Sendable, Hashable, Codable {
+public struct ThumbnailFile: Sendable, Hashable, Decodable {
     /// The requested size: the thumbnail's longest edge in pixels.
     public var size: Int
     /// Path relative to the gallery root.
@@ -120,7 +120,9 @@ public struct ThumbnailFile: Sendable, Hashable, Codable {
 /// {"file":{"height":240,"path":"thumbs/320/12345-sunset.jpg","size":320,"width":320},"id":12345,"type":"thumbnail"}
 /// {"id":777,"reason":"HTTP 404 for http://127.0.0.1/i/777.jpg","type":"failed"}
 /// ```
-public enum JournalRecord: Sendable, Hashable, Codable {
+/// Written by hand (``json()``, in JournalRecord+JSON.swift), read with `JSONDecoder`: one coding each
+/// way, for the record and for every photo type inside it.
+public enum JournalRecord: Sendable, Hashable, Decodable {
     /// A photo was selected for the gallery. A later `seen` for the same id updates its
     /// metadata but keeps its place in the order.
     case seen(PhotoMetadata)
@@ -151,28 +153,6 @@ public enum JournalRecord: Sendable, Hashable, Codable {
         case "failed": self = .failed(id: try c.decode(Int.self, forKey: .id), reason: try c.decode(String.self, forKey: .reason))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown record type \(other)")
-        }
-    }
-
-    /// Writes the record as one JSON object.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case let .seen(metadata):
-            try c.encode("seen", forKey: .type)
-            try c.encode(metadata, forKey: .photo)
-        case let .original(id, file):
-            try c.encode("original", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(file, forKey: .file)
-        case let .thumbnail(id, file):
-            try c.encode("thumbnail", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(file, forKey: .file)
-        case let .failed(id, reason):
-            try c.encode("failed", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(reason, forKey: .reason)
         }
     }
 }

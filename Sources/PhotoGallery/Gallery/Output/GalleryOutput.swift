@@ -56,8 +56,8 @@ final class GalleryOutput {
     private struct PageWork {
         var entry: GalleryState.Entry
         var comments: [Comment]
-        var previous: PhotoDetailPage.Neighbour?
-        var next: PhotoDetailPage.Neighbour?
+        var previous: GalleryState.Entry?
+        var next: GalleryState.Entry?
         var indexPage: Int
         /// The other photos of its group of copies, credited on its page.
         var copies: [(entry: GalleryState.Entry, membership: DuplicateGrouping.Membership)] = []
@@ -85,7 +85,7 @@ final class GalleryOutput {
         manifest = try StreamedFile(path: folder + "/" + GalleryNaming.manifestPath)
         doneCards = try StreamedFile(path: work + "index-done.cards")
         failedCards = try StreamedFile(path: work + "index-failed.cards")
-        try manifest.write("{\n  \"generated\" : " + (try Self.encode(generated.formatted(.iso8601))) + ",\n  \"photos\" : [")
+        try manifest.write(GalleryManifest.opening(generated: generated.formatted(.iso8601)))
     }
 
     /// Groups copies of one photo before the first ``add(_:comments:)``: `forEach` hands over every entry
@@ -111,7 +111,7 @@ final class GalleryOutput {
             grouped += 1
         } else if entry.isComplete {
             added.append((entry, done % perPage, membership))
-            let previous = settlePending(next: PhotoDetailPage.Neighbour(entry, displaySize: options.displaySize))
+            let previous = settlePending(next: entry)
             pending = PageWork(entry: entry, comments: comments, previous: previous, next: nil,
                                indexPage: done / perPage + 1,
                                copies: (membership?.members ?? []).filter { $0 != id }.compactMap { copies[$0] }
@@ -125,13 +125,14 @@ final class GalleryOutput {
         if added.count >= Self.batchSize { try flush() }
     }
 
-    /// Queues the waiting photo's page, now that its next neighbour is known; returns it as a neighbour.
-    private func settlePending(next: PhotoDetailPage.Neighbour?) -> PhotoDetailPage.Neighbour? {
+    /// Queues the waiting photo's page, now that its next neighbour is known; returns its entry, the
+    /// previous neighbour of the next page.
+    private func settlePending(next: GalleryState.Entry?) -> GalleryState.Entry? {
         guard var work = pending else { return nil }
         work.next = next
         pageWork.append(work)
         pending = nil
-        return PhotoDetailPage.Neighbour(work.entry, displaySize: options.displaySize)
+        return work.entry
     }
 
     /// Renders the queued manifest entries, cards and photo pages on every core (each page is written
@@ -147,7 +148,7 @@ final class GalleryOutput {
                     let (entry, position, membership) = records[i]
                     var record = GalleryManifest.Photo(entry: entry, showLocation: options.showLocation)
                     if let membership { record.group(membership) }
-                    let indented = try Self.encodeElement(record)
+                    let indented = try record.element()
                     // Cards are NUL-separated: rendering turns every control character into U+FFFD.
                     let isCopy = membership.map { $0.shown != entry.metadata.id } ?? false
                     // Index cards get the thumbnails only, not the display rendition.
@@ -173,8 +174,7 @@ final class GalleryOutput {
         for piece in rendered {
             switch piece {
             case .record(let entry, let card, let complete):
-                try manifest.write(manifestEntries == 0 ? "\n" : ",\n")
-                try manifest.write(entry)
+                try manifest.write(GalleryManifest.separator(before: manifestEntries) + entry)
                 manifestEntries += 1
                 if let card { try (complete ? doneCards : failedCards).write(card) }
             case .page(let path):
@@ -189,8 +189,7 @@ final class GalleryOutput {
     func finish() throws(GalleryError) {
         _ = settlePending(next: nil)
         try flush()
-        try manifest.write(manifestEntries == 0 ? "\n\n  ],\n" : "\n  ],\n")
-        try manifest.write("  \"source\" : " + (try Self.encode(source)) + "\n}")
+        try manifest.write(GalleryManifest.closing(source: source, isEmpty: manifestEntries == 0))
         try manifest.commit()
         store.publish(GalleryNaming.manifestPath)
         removeStalePages()
@@ -227,27 +226,6 @@ final class GalleryOutput {
         }
         try entryPoint?.commit(onlyIfChanged: true)
         store.publish(IndexPage.path(page: 1))
-    }
-
-    /// `value` as JSONEncoder writes it in the whole-manifest form (pretty, sorted keys).
-    private static func encode(_ value: some Encodable) throws(GalleryError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
-        } catch {
-            throw .encoding(path: GalleryNaming.manifestPath, reason: String(describing: error))
-        }
-    }
-
-    /// A photo as JSONEncoder's pretty layout writes an element of the manifest's `photos`: indented two
-    /// levels (the commas between elements are the caller's). Written by hand (``GalleryManifest/Photo/prettyJSON(level:)``);
-    /// a NaN or an infinity goes through JSONEncoder, which words the error.
-    static func encodeElement(_ photo: GalleryManifest.Photo) throws(GalleryError) -> [UInt8] {
-        if let bytes = try? photo.prettyJSON(level: 2) { return bytes }
-        let indented = try encode(photo).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
-        return Array(indented.utf8)
     }
 
     /// Deletes photo pages written earlier that no finished photo has now (the photo was renamed on

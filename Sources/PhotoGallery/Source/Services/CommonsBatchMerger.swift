@@ -26,21 +26,15 @@ struct CommonsBatchMerger {
 
     /// The batch as a page of photos; pages that cannot be photos are skipped with their reason.
     func page() -> PhotoPage {
-        var photos: [Photo] = []
-        var skipped: [SkippedItem] = []
-        for (index, id) in order.enumerated() {
-            switch Self.photo(pages[id]!, id: id) {
-            case .success(let photo): photos.append(photo)
-            case .failure(let reason): skipped.append(SkippedItem(index: index, reason: reason.text))
-            }
-        }
+        let sorted = SkippedItem.sort(order) { Self.photo(pages[$0]!, id: $0) }
+        var skipped = sorted.skipped
         for (offset, _) in unnumbered.enumerated() {
             skipped.append(SkippedItem(index: order.count + offset, reason: "missing field 'pageid'"))
         }
-        return PhotoPage(photos: photos, skipped: skipped)
+        return PhotoPage(photos: sorted.photos, skipped: skipped)
     }
 
-    struct Reason: Error { var text: String }
+    typealias Reason = SkippedItem.Reason
 
     /// Raster formats the gallery decodes; Commons also holds SVG, TIFF, PDF, audio and video.
     static let rasterTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp"]

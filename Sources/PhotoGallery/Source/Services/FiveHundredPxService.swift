@@ -28,8 +28,6 @@ public struct FiveHundredPxService: PhotoService {
     public var name: String { "500px" }
     /// The base URL, as earlier versions recorded it.
     public var sourceDescription: String { base.absoluteString }
-    /// Page 1.
-    public var firstCursor: SourceCursor { .page(1) }
 
     /// The page at `cursor` (a `.page`); the next one unless this was the last or empty.
     public func batch(at cursor: SourceCursor, client: SourceClient) async throws(SourceError) -> SourceBatch {

@@ -46,8 +46,6 @@ public struct FlickrService: PhotoService {
     public var name: String { "flickr" }
     /// The endpoint and the listing.
     public var sourceDescription: String { endpoint.absoluteString + (query.map { " text=" + $0 } ?? " interestingness") }
-    /// Page 1.
-    public var firstCursor: SourceCursor { .page(1) }
 
     /// Page `cursor` of the listing, licence names filled in.
     public func batch(at cursor: SourceCursor, client: SourceClient) async throws(SourceError) -> SourceBatch {
@@ -69,14 +67,7 @@ public struct FlickrService: PhotoService {
         guard let list = JSONFields.object(object["photos"]), let photosList = JSONFields.array(list["photo"]) else {
             throw .missingList(page: endpoint, key: "photos.photo")
         }
-        var photos: [Photo] = []
-        var skipped: [SkippedItem] = []
-        for (index, item) in photosList.enumerated() {
-            switch Self.photo(item, licences: table) {
-            case .success(let photo): photos.append(photo)
-            case .failure(let reason): skipped.append(SkippedItem(index: index, reason: reason.text))
-            }
-        }
+        let (photos, skipped) = SkippedItem.sort(photosList) { Self.photo($0, licences: table) }
         let pages = JSONFields.int(list["pages"])
         let ended = photosList.isEmpty || pages.map { number >= $0 } ?? true
         return SourceBatch(page: PhotoPage(currentPage: number, totalPages: pages, totalItems: JSONFields.int(list["total"]),
@@ -120,7 +111,7 @@ public struct FlickrService: PhotoService {
         return table
     }
 
-    struct Reason: Error { var text: String }
+    typealias Reason = SkippedItem.Reason
 
     static func photo(_ value: Any, licences: [Int: (name: String, url: String?)]) -> Result<Photo, Reason> {
         guard let item = value as? [String: Any] else { return .failure(Reason(text: "not an object")) }

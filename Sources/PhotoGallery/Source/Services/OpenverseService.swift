@@ -40,8 +40,6 @@ public struct OpenverseService: PhotoService {
     public var name: String { "openverse" }
     /// The base URL and the query.
     public var sourceDescription: String { base.absoluteString + " q=" + query }
-    /// Page 1.
-    public var firstCursor: SourceCursor { .page(1) }
 
     /// Page `cursor` of the search.
     public func batch(at cursor: SourceCursor, client: SourceClient) async throws(SourceError) -> SourceBatch {
@@ -61,14 +59,7 @@ public struct OpenverseService: PhotoService {
         guard let results = JSONFields.array(object["results"]) else {
             throw .missingList(page: URL(string: url) ?? URL(string: "about:blank")!, key: "results")
         }
-        var photos: [Photo] = []
-        var skipped: [SkippedItem] = []
-        for (index, item) in results.enumerated() {
-            switch Self.photo(item) {
-            case .success(let photo): photos.append(photo)
-            case .failure(let reason): skipped.append(SkippedItem(index: index, reason: reason.text))
-            }
-        }
+        let (photos, skipped) = SkippedItem.sort(results) { Self.photo($0) }
         let pageCount = JSONFields.int(object["page_count"])
         let last = min(pageCount ?? Self.maxPage, Self.maxPage)
         let ended = results.isEmpty || number >= last
@@ -77,7 +68,7 @@ public struct OpenverseService: PhotoService {
         return SourceBatch(page: page, next: ended ? nil : .page(number + 1))
     }
 
-    struct Reason: Error { var text: String }
+    typealias Reason = SkippedItem.Reason
 
     static func photo(_ value: Any) -> Result<Photo, Reason> {
         guard let item = value as? [String: Any] else { return .failure(Reason(text: "not an object")) }

@@ -36,8 +36,6 @@ public struct PexelsService: PhotoService {
     public var name: String { "pexels" }
     /// The base URL and the listing.
     public var sourceDescription: String { base.absoluteString + (query.map { " query=" + $0 } ?? " curated") }
-    /// Page 1.
-    public var firstCursor: SourceCursor { .page(1) }
 
     /// Page `cursor` of the curated photos or the search.
     public func batch(at cursor: SourceCursor, client: SourceClient) async throws(SourceError) -> SourceBatch {
@@ -58,14 +56,7 @@ public struct PexelsService: PhotoService {
     static func batch(_ body: [UInt8], url: String, number: Int, perPage: Int) throws(SourceError) -> SourceBatch {
         let object = try JSONFields.object(of: body, url: url)
         guard let items = JSONFields.array(object["photos"]) else { throw .missingList(page: URL(string: url) ?? URL(string: "about:blank")!, key: "photos") }
-        var photos: [Photo] = []
-        var skipped: [SkippedItem] = []
-        for (index, item) in items.enumerated() {
-            switch Self.photo(item) {
-            case .success(let photo): photos.append(photo)
-            case .failure(let reason): skipped.append(SkippedItem(index: index, reason: reason.text))
-            }
-        }
+        let (photos, skipped) = SkippedItem.sort(items) { Self.photo($0) }
         let total = JSONFields.int(object["total_results"]).flatMap { $0 >= 0 ? $0 : nil }
         let more = JSONFields.text(object["next_page"]) != nil && !items.isEmpty
         return SourceBatch(page: PhotoPage(currentPage: number, totalPages: total.map { ($0 + perPage - 1) / perPage },
@@ -73,7 +64,7 @@ public struct PexelsService: PhotoService {
                            next: more ? .page(number + 1) : nil)
     }
 
-    struct Reason: Error { var text: String }
+    typealias Reason = SkippedItem.Reason
 
     static func photo(_ value: Any) -> Result<Photo, Reason> {
         guard let item = value as? [String: Any] else { return .failure(Reason(text: "not an object")) }

@@ -36,7 +36,7 @@ public protocol PhotoService: Sendable {
     var name: String { get }
     /// What the manifest records as the gallery's source: the service's base URL and the listing asked for.
     var sourceDescription: String { get }
-    /// Where the listing starts.
+    /// Where the listing starts: page 1 unless the service lists by continuation (Commons).
     var firstCursor: SourceCursor { get }
     /// The batch at `cursor`.
     func batch(at cursor: SourceCursor, client: SourceClient) async throws(SourceError) -> SourceBatch
@@ -45,6 +45,9 @@ public protocol PhotoService: Sendable {
 }
 
 extension PhotoService {
+    /// Page 1.
+    public var firstCursor: SourceCursor { .page(1) }
+
     /// Nothing to tell the service.
     public func didDownload(_ photo: Photo, client: SourceClient) async throws(SourceError) {}
 

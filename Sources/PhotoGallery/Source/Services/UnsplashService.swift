@@ -41,8 +41,6 @@ public struct UnsplashService: PhotoService {
     public var name: String { "unsplash" }
     /// The base URL and the listing.
     public var sourceDescription: String { base.absoluteString + (query.map { " query=" + $0 } ?? " editorial") }
-    /// Page 1.
-    public var firstCursor: SourceCursor { .page(1) }
 
     var headers: [String: String] { ["Authorization": "Client-ID " + accessKey, "Accept-Version": "v1"] }
 
@@ -72,14 +70,7 @@ public struct UnsplashService: PhotoService {
         } else {
             throw .missingList(page: URL(string: url) ?? URL(string: "about:blank")!, key: searching ? "results" : "[...]")
         }
-        var photos: [Photo] = []
-        var skipped: [SkippedItem] = []
-        for (index, item) in items.enumerated() {
-            switch Self.photo(item) {
-            case .success(let photo): photos.append(photo)
-            case .failure(let reason): skipped.append(SkippedItem(index: index, reason: reason.text))
-            }
-        }
+        let (photos, skipped) = SkippedItem.sort(items) { Self.photo($0) }
         let ended = items.count < perPage || totalPages.map { number >= $0 } ?? false
         return SourceBatch(page: PhotoPage(currentPage: number, totalPages: totalPages, photos: photos, skipped: skipped),
                            next: ended ? nil : .page(number + 1))
@@ -102,7 +93,7 @@ public struct UnsplashService: PhotoService {
         }
     }
 
-    struct Reason: Error { var text: String }
+    typealias Reason = SkippedItem.Reason
 
     static func photo(_ value: Any) -> Result<Photo, Reason> {
         guard let item = value as? [String: Any] else { return .failure(Reason(text: "not an object")) }
