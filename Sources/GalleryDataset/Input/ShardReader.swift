@@ -32,6 +32,9 @@ public final class ShardReader {
     private var nextShard: Int
     /// Row groups read from the files before the current one.
     private var groupsBefore = 0
+    /// Rows of an old shard passed over by its count (``sampleCount``) that belong to the shards after the last
+    /// one returned.
+    private var carried = 0
 
     /// The file the current shard comes from (for messages).
     public private(set) var currentFile = ""
@@ -45,6 +48,9 @@ public final class ShardReader {
     /// Opens a file of the list (nil: ``DatasetInputFormat``'s reader of a local file); a dataset in a store
     /// copies the shard first (``StoredDataset``).
     var opener: ((String) async throws(DatasetError) -> any InputRecordReader)?
+    /// The records an old dataset's shard holds, when known without opening it (``StoredDataset/sampleCount(_:)``):
+    /// a shard none of whose rows are wanted is then counted, not opened (nor copied from its store).
+    var sampleCount: ((String) async -> Int?)?
 
     public init(files: [String], format: DatasetInputFormat, columns: DatasetColumns, perShard: Int,
                 firstShard: Int = 0) {
@@ -67,7 +73,30 @@ public final class ShardReader {
         let wanted = readsRows(nextShard)
         var rows: [DatasetRow] = []
         var count = 0
+        if carried > 0 {
+            count = min(carried, perShard)
+            carried -= count
+            if count == perShard {
+                defer { nextShard += 1 }
+                return (nextShard, rows, count)
+            }
+        }
         while true {
+            if reader == nil, !wanted, spansFiles, subset == nil, fileIndex + 1 < files.count, let sampleCount,
+               let held = await sampleCount(files[fileIndex + 1]), unwanted(held, after: count) {
+                // A whole old shard within rows another process (or an earlier run) makes: counted, not read. Rows
+                // past this new shard's end belong to the next ones, none of them wanted either.
+                fileIndex += 1
+                currentFile = files[fileIndex]
+                let room = perShard - count
+                if held < room {
+                    count += held
+                    continue
+                }
+                count = perShard
+                carried = held - room
+                break
+            }
             if reader == nil {
                 fileIndex += 1
                 guard fileIndex < files.count else { break }
@@ -102,6 +131,14 @@ public final class ShardReader {
         if count == 0 { return nil }
         defer { nextShard += 1 }
         return (nextShard, rows, count)
+    }
+
+    /// Whether `held` rows after the `count` this shard has fall only in shards whose rows are not wanted: this
+    /// one (the caller's case) and as many after it as they reach into.
+    private func unwanted(_ held: Int, after count: Int) -> Bool {
+        let beyond = held - (perShard - count)
+        guard beyond > 0 else { return true }
+        return (1...(beyond + perShard - 1) / perShard).allSatisfy { !readsRows(nextShard + $0) }
     }
 
     private func row(_ record: InputRecord, index: Int) -> DatasetRow {

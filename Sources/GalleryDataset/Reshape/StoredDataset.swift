@@ -31,6 +31,7 @@ final class StoredDataset: Sendable {
     private let format: DatasetInputFormat
     private let spool: RowSpool
     private let copies = Locked(0)
+    private let statsRead = Locked(0)
     /// Each shard's position in ``shards``, by location.
     private let indexes: [String: Int]
     /// The first shard, copied to learn the columns, until the reader opens it.
@@ -125,9 +126,26 @@ final class StoredDataset: Sendable {
         return try SpooledShardReader(shard: copy, remote: shards[index].location, format: format)
     }
 
+    /// The samples the shard at `location` holds, as its `NNNNN_stats.json` counts them (`successes`: a shard
+    /// holds only the samples that succeeded); nil when the stats cannot be read or do not say. A reader passes
+    /// over a shard that holds none of its rows by this count, without copying it (another `--shard`'s, or
+    /// those of new shards an earlier run finished).
+    func sampleCount(_ location: String) async -> Int? {
+        guard let index = indexes[location] else { return nil }
+        let name = shards[index].name
+        let stem = name.hasSuffix(".tar") ? String(name.dropLast(4)) : name.hasSuffix(".parquet") ? String(name.dropLast(8)) : name
+        guard let bytes = try? await store.get(stem + "_stats.json"),
+              let stats = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let successes = stats["successes"] as? Int, successes >= 0 else { return nil }
+        statsRead.withLock { $0 += 1 }
+        return successes
+    }
+
     /// The shard whose copy is under way ahead of the reader (nil: none), and the copies begun so far.
     var copyAhead: Int? { ahead.withLock { $0?.index } }
     var copiesBegun: Int { copies.withLock { $0 } }
+    /// Shards passed over by their stats' count, uncopied.
+    var shardsCounted: Int { statsRead.withLock { $0 } }
 
     /// Returns once the copy ahead of the reader, if any, is done (for the tests).
     func waitForCopyAhead() async {

@@ -197,6 +197,7 @@ public final class DatasetRun: Sendable {
         reader.subset = options.subset.isEmpty ? nil : options.subset
         if let stored {
             reader.opener = { location async throws(DatasetError) in try await stored.reader(location) }
+            reader.sampleCount = { location in await stored.sampleCount(location) }
             if !stored.unfinished.isEmpty {
                 observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
                     + stored.unfinished.prefix(5).joined(separator: ", ") + (stored.unfinished.count > 5 ? ", ..." : ""))

@@ -13,7 +13,7 @@ import Testing
 /// copy removed once its samples are done, so the copies on disk stay a handful whatever the number of shards.
 @Suite struct StoredDatasetTests {
     /// 40 shards of 2 samples (a real JPEG, its `.json`), each with its `_stats.json`, in `root`.
-    static func oldDataset(in root: String, shards: Int = 40) throws {
+    static func oldDataset(in root: String, shards: Int = 40, stats: String = "{}") throws {
         let jpeg = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
         let folder = try LocalFolderSink(folder: root)
         for s in 0..<shards {
@@ -25,7 +25,7 @@ import Testing
                 try tar.add(key + ".json", text: #"{"key": "\#(key)", "caption": "photo \#(key)"}"#)
             }
             try tar.close()
-            try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/" + name + "_stats.json"))
+            try Data(stats.utf8).write(to: URL(fileURLWithPath: root + "/" + name + "_stats.json"))
         }
     }
 
@@ -72,6 +72,50 @@ import Testing
         run = nil
         stored = nil
         #expect(!FileManager.default.fileExists(atPath: dir.file("work/reshape-input")), "the copies' folder is still there")
+    }
+
+    /// One process of a `--shard 1/4` reshape copies the old shards its new shards take rows from (and the first,
+    /// whose samples give the columns, and each one's successor, copied ahead), not all 40: the others are
+    /// counted by their `_stats.json`. Stats that do not count their samples leave every shard to be copied.
+    @Test(arguments: [true, false])
+    func aShardOfTheRunCopiesOnlyTheOldShardsItReads(counted: Bool) async throws {
+        let dir = try TempDirectory()
+        try Self.oldDataset(in: dir.file("store"), stats: counted ? #"{"count": 2, "successes": 2}"# : "{}")
+        let stored = try await StoredDataset.open(FolderObjectStore(root: dir.file("store")), engine: TransferEngine(),
+                                                  workFolder: dir.file("work"), format: DatasetInputFormat(kind: .webdataset))
+        var options = DatasetOptions(urlList: dir.file("store"))
+        options.inputFormat = DatasetInputFormat(kind: .webdataset)
+        options.outputFormat = .webdataset
+        options.outputFolder = dir.file("out")
+        options.numberSamplePerShard = 3
+        options.shard = (index: 1, count: 4)
+        options.image.resizeMode = .no
+        options.optOut = nil
+        let run = try DatasetRun(options: options, observers: [], stored: stored) { _ throws(DatasetError) in
+            do { return try LocalFolderSink(folder: dir.file("out")) } catch { throw .output("\(error)") }
+        }
+        let summary = try await run.run()
+        // 80 samples in new shards of 3: 27 shards, of which this process writes 1, 5, ..., 25 (7 shards, 21 samples).
+        #expect(summary.successes == 21 && summary.shardsWritten == 7, "\(summary)")
+        let tars = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).filter { $0.hasSuffix(".tar") }.sorted()
+        #expect(tars == [1, 5, 9, 13, 17, 21, 25].map { String(format: "%05d.tar", $0) })
+        // New shard k holds rows 3k, 3k+1 and 3k+2 of the old stream, with their keys (row r is old shard r/2's
+        // sample r%2): shard 1, old shard 1's second and old shard 2's two.
+        for k in [1, 5, 9, 13, 17, 21, 25] {
+            let listing = try ProcessRunner.run("/usr/bin/tar", ["-tf", dir.file(String(format: "out/%05d.tar", k))], timeout: 30)
+            let members = listing.stdoutText.split(separator: "\n").filter { $0.hasSuffix(".json") }.map(String.init).sorted()
+            let expected = (3 * k...3 * k + 2).map { String(format: "%05d%04d.json", $0 / 2, $0 % 2) }
+            #expect(members == expected, "shard \(k)")
+        }
+        if counted {
+            // New shard k takes rows 3k..3k+2, from old shards 3k/2 and (3k+2)/2: 1 and 2 for shard 1, 7 and 8 for
+            // shard 5, ... 37 and 38 for shard 25 (14), and 0 for new shard 0, which every process reads for the
+            // columns' types. Each one opened has its successor copied ahead: 3, 9, ... 39 are copied for nothing (7).
+            #expect((15...15 + 7).contains(stored.copiesBegun), "\(stored.copiesBegun) of 40 old shards copied")
+            #expect(stored.shardsCounted >= 40 - 15 - 7, "\(stored.shardsCounted) counted")
+        } else {
+            #expect(stored.copiesBegun == 40 && stored.shardsCounted == 0)
+        }
     }
 
     /// When the reader opens a shard, the next one's copy is already under way, and each shard is copied once.
