@@ -47,7 +47,8 @@ public final class ShardReader {
     public private(set) var rowGroupsRead = 0
     /// Opens a file of the list (nil: ``DatasetInputFormat``'s reader of a local file); a dataset in a store
     /// copies the shard first (``StoredDataset``).
-    var opener: ((String) async throws(DatasetError) -> any InputRecordReader)?
+    /// Its second argument says whether the file after it will be read (rather than passed over by its count).
+    var opener: ((String, Bool) async throws(DatasetError) -> any InputRecordReader)?
     /// The records an old dataset's shard holds, when known without opening it (``StoredDataset/sampleCount(_:)``):
     /// a shard none of whose rows are wanted is then counted, not opened (nor copied from its store).
     var sampleCount: ((String) async -> Int?)?
@@ -102,7 +103,11 @@ public final class ShardReader {
                 guard fileIndex < files.count else { break }
                 currentFile = files[fileIndex]
                 let opened: any InputRecordReader
-                if let opener { opened = try await opener(currentFile) } else { opened = try format.reader(path: currentFile) }
+                if let opener {
+                    opened = try await opener(currentFile, await readsFile(after: fileIndex, count: count))
+                } else {
+                    opened = try format.reader(path: currentFile)
+                }
                 // A file whose first record is malformed has no known columns: its rows fail one by one.
                 if !opened.columns.isEmpty || format.kind == .csv || format.kind == .tsv {
                     try columns.check(available: opened.columns, format: format, path: currentFile)
@@ -139,6 +144,18 @@ public final class ShardReader {
         let beyond = held - (perShard - count)
         guard beyond > 0 else { return true }
         return (1...(beyond + perShard - 1) / perShard).allSatisfy { !readsRows(nextShard + $0) }
+    }
+
+    /// Whether the file after file `index` will be opened (rather than passed over by its count), when the shard
+    /// being made has `count` rows before file `index`'s: whether a shard it starts in or reaches into is wanted.
+    private func readsFile(after index: Int, count: Int) async -> Bool {
+        guard index + 1 < files.count else { return false }
+        guard format.kind.isDataset, subset == nil, let sampleCount, let held = await sampleCount(files[index]),
+              let next = await sampleCount(files[index + 1]) else { return true }
+        let start = count + held
+        let first = nextShard + start / perShard
+        let last = nextShard + (start + max(next, 1) - 1) / perShard
+        return (first...max(first, last)).contains { readsRows($0) }
     }
 
     private func row(_ record: InputRecord, index: Int) -> DatasetRow {

@@ -32,6 +32,8 @@ final class StoredDataset: Sendable {
     private let spool: RowSpool
     private let copies = Locked(0)
     private let statsRead = Locked(0)
+    /// The counts ``sampleCount(_:)`` read, by shard.
+    private let counted = Locked<[Int: Int]>([:])
     /// Each shard's position in ``shards``, by location.
     private let indexes: [String: Int]
     /// The first shard, copied to learn the columns, until the reader opens it.
@@ -97,8 +99,9 @@ final class StoredDataset: Sendable {
     }
 
     /// The reader of the shard at `location` (one of ``shards``): its copy, begun when the reader opened the shard
-    /// before (or made now); the next shard's copy begins at once, so that it goes on while this one is read.
-    func reader(_ location: String) async throws(DatasetError) -> any InputRecordReader {
+    /// before (or made now); the next shard's copy begins at once (unless `copyAhead` is false: the reader will
+    /// pass it over), so that it goes on while this one is read.
+    func reader(_ location: String, copyAhead: Bool = true) async throws(DatasetError) -> any InputRecordReader {
         guard let index = indexes[location] else { throw .unreadableInput(path: location, reason: "not a shard of \(self.location)") }
         let kept = first.withLock { copy in
             defer { copy = nil }
@@ -116,7 +119,7 @@ final class StoredDataset: Sendable {
         } else {
             copy = try await self.copy(shards[index])
         }
-        if index + 1 < shards.count {
+        if copyAhead, index + 1 < shards.count {
             let next = shards[index + 1]
             let task = Task { () async -> Result<SpooledShard, DatasetError> in
                 do throws(DatasetError) { return .success(try await self.copy(next)) } catch { return .failure(error) }
@@ -132,19 +135,21 @@ final class StoredDataset: Sendable {
     /// those of new shards an earlier run finished).
     func sampleCount(_ location: String) async -> Int? {
         guard let index = indexes[location] else { return nil }
+        if let known = counted.withLock({ $0[index] }) { return known }
         let name = shards[index].name
         let stem = name.hasSuffix(".tar") ? String(name.dropLast(4)) : name.hasSuffix(".parquet") ? String(name.dropLast(8)) : name
         guard let bytes = try? await store.get(stem + "_stats.json"),
               let stats = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let successes = stats["successes"] as? Int, successes >= 0 else { return nil }
         statsRead.withLock { $0 += 1 }
+        counted.withLock { $0[index] = successes }
         return successes
     }
 
     /// The shard whose copy is under way ahead of the reader (nil: none), and the copies begun so far.
     var copyAhead: Int? { ahead.withLock { $0?.index } }
     var copiesBegun: Int { copies.withLock { $0 } }
-    /// Shards passed over by their stats' count, uncopied.
+    /// Shards whose stats' count was read.
     var shardsCounted: Int { statsRead.withLock { $0 } }
 
     /// Returns once the copy ahead of the reader, if any, is done (for the tests).

@@ -196,7 +196,7 @@ public final class DatasetRun: Sendable {
                                  perShard: options.numberSamplePerShard, firstShard: firstShard)
         reader.subset = options.subset.isEmpty ? nil : options.subset
         if let stored {
-            reader.opener = { location async throws(DatasetError) in try await stored.reader(location) }
+            reader.opener = { location, ahead async throws(DatasetError) in try await stored.reader(location, copyAhead: ahead) }
             reader.sampleCount = { location in await stored.sampleCount(location) }
             if !stored.unfinished.isEmpty {
                 observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
