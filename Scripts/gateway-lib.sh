@@ -86,3 +86,8 @@ gateway_bucket() {  # NAME
   curl -sf -X PUT --aws-sigv4 "aws:amz:us-east-1:s3" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
     -H "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" "$endpoint/$1" >/dev/null
 }
+
+gateway_gets() {  # the bytes the gateway's GETs have served so far (its perf counter rgw.get_b)
+  ceph -c "$ceph/ceph.conf" daemon "$ceph/run/client.rgw.asok" perf dump 2>/dev/null \
+    | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d.get("rgw") or next(v for k,v in d.items() if k.startswith("rgw")); print(r.get("get_b", 0))'
+}

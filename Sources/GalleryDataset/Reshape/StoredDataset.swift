@@ -32,8 +32,8 @@ final class StoredDataset: Sendable {
     private let spool: RowSpool
     private let copies = Locked(0)
     private let statsRead = Locked(0)
-    /// The counts ``sampleCount(_:)`` read, by shard.
-    private let counted = Locked<[Int: Int]>([:])
+    /// Every shard's count, read on the first ``sampleCount(_:)``.
+    private let counts = Locked<Task<[Int?], Never>?>(nil)
     /// Each shard's position in ``shards``, by location.
     private let indexes: [String: Int]
     /// The first shard, copied to learn the columns, until the reader opens it.
@@ -132,24 +132,50 @@ final class StoredDataset: Sendable {
     /// The samples the shard at `location` holds, as its `NNNNN_stats.json` counts them (`successes`: a shard
     /// holds only the samples that succeeded); nil when the stats cannot be read or do not say. A reader passes
     /// over a shard that holds none of its rows by this count, without copying it (another `--shard`'s, or
-    /// those of new shards an earlier run finished).
+    /// those of new shards an earlier run finished). The first call reads every shard's stats, 16 at a time
+    /// (one at a time, each costs a round trip the reader waits for).
     func sampleCount(_ location: String) async -> Int? {
         guard let index = indexes[location] else { return nil }
-        if let known = counted.withLock({ $0[index] }) { return known }
-        let name = shards[index].name
+        let task = counts.withLock { task in
+            if task == nil { task = Task { await self.readCounts() } }
+            return task!
+        }
+        return await task.value[index]
+    }
+
+    /// Every shard's count (``sampleCount(_:)``), in order.
+    private func readCounts() async -> [Int?] {
+        var counts = [Int?](repeating: nil, count: shards.count)
+        await withTaskGroup(of: (Int, Int?).self) { group in
+            var next = 0
+            func add() {
+                let index = next
+                next += 1
+                group.addTask { (index, await self.readCount(self.shards[index])) }
+            }
+            while next < min(16, shards.count) { add() }
+            for await (index, count) in group {
+                counts[index] = count
+                if next < shards.count { add() }
+            }
+        }
+        return counts
+    }
+
+    private func readCount(_ shard: Shard) async -> Int? {
+        let name = shard.name
         let stem = name.hasSuffix(".tar") ? String(name.dropLast(4)) : name.hasSuffix(".parquet") ? String(name.dropLast(8)) : name
         guard let bytes = try? await store.get(stem + "_stats.json"),
               let stats = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let successes = stats["successes"] as? Int, successes >= 0 else { return nil }
         statsRead.withLock { $0 += 1 }
-        counted.withLock { $0[index] = successes }
         return successes
     }
 
     /// The shard whose copy is under way ahead of the reader (nil: none), and the copies begun so far.
     var copyAhead: Int? { ahead.withLock { $0?.index } }
     var copiesBegun: Int { copies.withLock { $0 } }
-    /// Shards whose stats' count was read.
+    /// Shards whose stats gave a count.
     var shardsCounted: Int { statsRead.withLock { $0 } }
 
     /// Returns once the copy ahead of the reader, if any, is done (for the tests).

@@ -197,7 +197,10 @@ public final class DatasetRun: Sendable {
         reader.subset = options.subset.isEmpty ? nil : options.subset
         if let stored {
             reader.opener = { location, ahead async throws(DatasetError) in try await stored.reader(location, copyAhead: ahead) }
-            reader.sampleCount = { location in await stored.sampleCount(location) }
+            // Only a run that passes shards over (another --shard's, or those an earlier run finished) asks for counts.
+            if options.shard != nil || !done.isEmpty {
+                reader.sampleCount = { location in await stored.sampleCount(location) }
+            }
             if !stored.unfinished.isEmpty {
                 observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
                     + stored.unfinished.prefix(5).joined(separator: ", ") + (stored.unfinished.count > 5 ? ", ..." : ""))
