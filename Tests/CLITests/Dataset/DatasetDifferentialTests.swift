@@ -9,7 +9,8 @@ import Testing
 /// DataComp's recipes unchanged on Parquet shaped like theirs. Each compares the rows as multisets (a row
 /// written twice fails), every metadata column and the schema, the hash, `exif`, every member by name with
 /// `.txt` and `.json` byte for byte, each image's format, size and PSNR, and the `_stats.json` counts. Our
-/// deliberate differences are named in the script (DIFFERENCES) and each run says which it applied.
+/// deliberate differences are named in the script (DIFFERENCES) and each run says which it applied. The TFRecord
+/// run compares each example with the one img2dataset's own writer made (TensorFlow in a venv of its own).
 /// `Scripts/dataset-differential --matrix` runs all 60 format x mode x encode combinations and the recipes.
 @Suite(.serialized) struct DatasetDifferentialTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -46,6 +47,12 @@ import Testing
             #expect(notes.contains("note: --processes-count") && notes.contains("note: --thread-count"), "\(run): \(notes)")
         }
         #expect((result["psnr_min"] as? Double ?? 0) >= 30, "\(run): \(line)")
+        // TFRecord against img2dataset's own writer (tensorflow in the venv Scripts/bootstrap makes), example by example.
+        if run.hasPrefix("tfrecord") {
+            #expect(result["tfrecord_writer"] as? String == "img2dataset",
+                    "\(run): img2dataset wrote no TFRecord (run Scripts/bootstrap: it makes ~/.cache/fetch-gallery/img2dataset-tf): \(line)")
+            #expect((result["examples_compared"] as? Int ?? 0) >= 10, "\(run): \(line)")
+        }
         print("dataset differential \(run): \(result["images_compared"] ?? 0) images, PSNR against img2dataset min \(result["psnr_min"] ?? 0) dB, "
               + "mean \(result["psnr_mean"] ?? 0) dB; seconds \(result["seconds"] ?? "")")
     }
