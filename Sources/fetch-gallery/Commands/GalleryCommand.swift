@@ -118,42 +118,8 @@ struct GalleryCommand: AsyncParsableCommand {
     func run() async throws {
         let quiet = output.quiet
         let shard = try shards.resolve(environment: ProcessInfo.processInfo.environment)
-        var demo: DemoServer?
-        let source: GalleryJob.Source
-        if fromPlan {
-            // The plan is the store's: read once the store is open and checked (below).
-            source = .plan(path: "", source: "")
-        } else if let listed = try sources.listing() {
-            source = listed
-        } else {
-            var configuration = DemoServerConfiguration()
-            configuration.syntheticPhotos = demoSynthetic
-            do { demo = try await DemoServer.start(configuration) } catch {
-                throw GalleryFailure(.unreadable, "cannot start the demo catalogue: \(error)")
-            }
-            if !quiet {
-                StandardError.line("No --api given: using the built-in demo catalogue at \(demo!.baseURL) (real photographs, served on 127.0.0.1).")
-            }
-            source = .api(base: URL(string: demo!.baseURL)!, consumerKey: nil)
-        }
-
-        var job = GalleryJob(source: source, folder: out)
-        job.thumbnailSizes = try thumbnailSizes()
-        job.comments = comments
-        job.workers = workers
-        job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
-        job.jpegQuality = encoding.quality
-        job.thumbnailFormat = encoding.format.primary
-        job.extraThumbnailFormats = encoding.format.extras
-        job.webpQuality = encoding.webpQuality
-        job.avifQuality = encoding.avifQuality
-        job.avifSpeed = encoding.avifSpeed
-        job.allowPrivateAddresses = allowPrivateAddresses
-        job.optOut = respectOptOut ? OptOutPolicy(tokens: ["fetch-gallery"]) : nil
-        job.shard = shard
-        sources.configure(&job, userAgent: transfer.userAgent)
-        job.pageOptions = pageOptions.options
-
+        let (source, demo) = try await listing(quiet: quiet)
+        var job = try makeJob(source: source, shard: shard)
         let aggregate = AggregateProgress()
         var configuration = transfer.configuration(observers: [aggregate])
         let alarm = ResolverAlarm()
@@ -195,14 +161,58 @@ struct GalleryCommand: AsyncParsableCommand {
         if let demo { await demo.stop() }
         withExtendedLifetime(interrupts) {}
 
+        if !quiet { announce(summary, shard: shard) }
+        if let failure = alarm.failure ?? summary.runFailure { throw failure }
+    }
+
+    /// What the run reads: the plan (read from the store once it is open), the listing the options name, or
+    /// the built-in demo catalogue, started here (stopped by the caller).
+    private func listing(quiet: Bool) async throws -> (GalleryJob.Source, DemoServer?) {
+        // The plan is the store's: read once the store is open and checked.
+        if fromPlan { return (.plan(path: "", source: ""), nil) }
+        if let listed = try sources.listing() { return (listed, nil) }
+        var configuration = DemoServerConfiguration()
+        configuration.syntheticPhotos = demoSynthetic
+        let demo: DemoServer
+        do { demo = try await DemoServer.start(configuration) } catch {
+            throw GalleryFailure(.unreadable, "cannot start the demo catalogue: \(error)")
+        }
+        if !quiet {
+            StandardError.line("No --api given: using the built-in demo catalogue at \(demo.baseURL) (real photographs, served on 127.0.0.1).")
+        }
+        return (.api(base: URL(string: demo.baseURL)!, consumerKey: nil), demo)
+    }
+
+    /// The job the options describe, reading `source` into `--out` (its folder set again once the store is open).
+    private func makeJob(source: GalleryJob.Source, shard: ShardSpec?) throws -> GalleryJob {
+        var job = GalleryJob(source: source, folder: out)
+        job.thumbnailSizes = try thumbnailSizes()
+        job.comments = comments
+        job.workers = workers
+        job.decodeOptions = DecodeOptions(maxPixels: maxPixels)
+        job.jpegQuality = encoding.quality
+        job.thumbnailFormat = encoding.format.primary
+        job.extraThumbnailFormats = encoding.format.extras
+        job.webpQuality = encoding.webpQuality
+        job.avifQuality = encoding.avifQuality
+        job.avifSpeed = encoding.avifSpeed
+        job.allowPrivateAddresses = allowPrivateAddresses
+        job.optOut = respectOptOut ? OptOutPolicy(tokens: ["fetch-gallery"]) : nil
+        job.shard = shard
+        sources.configure(&job, userAgent: transfer.userAgent)
+        job.pageOptions = pageOptions.options
+        return job
+    }
+
+    /// The run's last line: where the gallery (or the shard's part) is and what it holds.
+    private func announce(_ summary: GalleryRunSummary, shard: ShardSpec?) {
         let optedOut = summary.photosOptedOut > 0 ? "\(summary.photosOptedOut) opted out, " : ""
-        if !quiet, let shard {
+        if let shard {
             StandardError.line("Shard \(shard) of \(out): \(summary.photosOK) photos, \(summary.photosFailed) failed, \(optedOut)"
                 + "\(summary.bytesDownloaded) bytes downloaded; 'fetch-gallery merge \(out)' writes the gallery once every shard is done")
-        } else if !quiet {
+        } else {
             StandardError.line("Gallery: \(out.hasSuffix("/") ? String(out.dropLast()) : out)/index.html (\(summary.photosOK) photos, \(summary.photosFailed) failed, \(optedOut)"
                 + "\(summary.thumbnailsMade) thumbnails made, \(summary.bytesDownloaded) bytes downloaded)")
         }
-        if let failure = alarm.failure ?? summary.runFailure { throw failure }
     }
 }
