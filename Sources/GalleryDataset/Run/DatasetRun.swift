@@ -192,29 +192,9 @@ public final class DatasetRun: Sendable {
             guard localFolder != nil else { throw .invalidOption("--retry-failed needs a local --output-folder (not a store)") }
             guard options.incrementalMode == .incremental else { throw .invalidOption("--retry-failed works with --incremental-mode incremental") }
         }
-        let reader = ShardReader(files: files, format: options.inputFormat, columns: options.columns,
-                                 perShard: options.numberSamplePerShard, firstShard: firstShard)
-        reader.subset = options.subset.isEmpty ? nil : options.subset
-        if let stored {
-            reader.opener = { location, ahead async throws(DatasetError) in try await stored.reader(location, copyAhead: ahead) }
-            // Only a run that passes shards over (another --shard's, or those an earlier run finished) asks for counts.
-            if options.shard != nil || !done.isEmpty {
-                reader.sampleCount = { location in await stored.sampleCount(location) }
-            }
-            if !stored.unfinished.isEmpty {
-                observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
-                    + stored.unfinished.prefix(5).joined(separator: ", ") + (stored.unfinished.count > 5 ? ", ..." : ""))
-            }
-        }
+        let reader = makeReader(files: files, firstShard: firstShard, done: done, observer: observer)
         guard let first = try await reader.next() else { return DatasetSummary() }
-        // Every process of a --shard K/N run reads the same first shard, so all infer the same types.
-        let types = reader.keptNames.indices.map { i in
-            ["url", "caption", options.columns.verifyHash?.algorithm, options.columns.verifyPHash.map { _ in DatasetVerification.phashColumn }]
-                .contains(reader.keptNames[i])
-                ? DatasetColumnType.string : DatasetColumnType.infer(first.rows.map { $0.values[i] })
-        }
-        let schema = DatasetSchema(keptNames: reader.keptNames, keptTypes: types, extractExif: options.extractExif,
-                                   hash: options.computeHash, phash: options.recordsPHash, verifiedBy: options.recordsVerifiedBy)
+        let schema = inferredSchema(keptNames: reader.keptNames, first: first.rows)
         // Shards another --shard writes, or an earlier run finished, are counted, not read.
         let sharding = options.shard
         let retries = options.retryFailed
@@ -235,20 +215,59 @@ public final class DatasetRun: Sendable {
             }
             return nil
         }
-        // A store's uploads finish after their shards: a shard whose file could not be stored has no stats there.
-        let failures = await sink.finish()
-        summary.withLock { $0.failedShards += failures }
-        if let problem = savePlaceholders() { summary.withLock { $0.failedShards.append(problem) } }
-        if let problem = shardIndexes?.update() { summary.withLock { $0.failedShards.append(problem) } }
-        // A store's indexes go up after its shards (and the shards' own .idx with them).
-        if localFolder == nil, shardIndexes != nil {
-            let late = await sink.finish()
-            summary.withLock { $0.failedShards += late.dropFirst(failures.count) }
-        }
+        await finishOutput(summary)
         if let stop { throw stop }
         return summary.withLock { s in
             s.stopSignal = runner.stopSignal
             return s
+        }
+    }
+
+    /// The reader of the input, cut into shards from `firstShard` on; a dataset in a store is copied shard by
+    /// shard as it is read, and counted where this process passes shards over (another `--shard`'s, or those
+    /// `done`).
+    private func makeReader(files: [String], firstShard: Int, done: Set<Int>,
+                            observer: (any DatasetRunObserver)?) -> ShardReader {
+        let reader = ShardReader(files: files, format: options.inputFormat, columns: options.columns,
+                                 perShard: options.numberSamplePerShard, firstShard: firstShard)
+        reader.subset = options.subset.isEmpty ? nil : options.subset
+        if let stored {
+            reader.opener = { location, ahead async throws(DatasetError) in try await stored.reader(location, copyAhead: ahead) }
+            // Only a run that passes shards over (another --shard's, or those an earlier run finished) asks for counts.
+            if options.shard != nil || !done.isEmpty {
+                reader.sampleCount = { location in await stored.sampleCount(location) }
+            }
+            if !stored.unfinished.isEmpty {
+                observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
+                    + stored.unfinished.prefix(5).joined(separator: ", ") + (stored.unfinished.count > 5 ? ", ..." : ""))
+            }
+        }
+        return reader
+    }
+
+    /// The metadata's schema: the kept columns' types inferred from the first shard's rows (every process of a
+    /// `--shard K/N` run reads the same first shard, so all infer the same types).
+    private func inferredSchema(keptNames: [String], first rows: [DatasetRow]) -> DatasetSchema {
+        let types = keptNames.indices.map { i in
+            ["url", "caption", options.columns.verifyHash?.algorithm, options.columns.verifyPHash.map { _ in DatasetVerification.phashColumn }]
+                .contains(keptNames[i])
+                ? DatasetColumnType.string : DatasetColumnType.infer(rows.map { $0.values[i] })
+        }
+        return DatasetSchema(keptNames: keptNames, keptTypes: types, extractExif: options.extractExif,
+                             hash: options.computeHash, phash: options.recordsPHash, verifiedBy: options.recordsVerifiedBy)
+    }
+
+    /// After the shards: a store's uploads finish (a shard whose file could not be stored has no stats there), the
+    /// placeholders and the trainers' indexes are saved, and a store's indexes go up after its shards (the shards'
+    /// own `.idx` with them). What fails is counted among `summary`'s failed shards.
+    private func finishOutput(_ summary: Locked<DatasetSummary>) async {
+        let failures = await sink.finish()
+        summary.withLock { $0.failedShards += failures }
+        if let problem = savePlaceholders() { summary.withLock { $0.failedShards.append(problem) } }
+        if let problem = shardIndexes?.update() { summary.withLock { $0.failedShards.append(problem) } }
+        if localFolder == nil, shardIndexes != nil {
+            let late = await sink.finish()
+            summary.withLock { $0.failedShards += late.dropFirst(failures.count) }
         }
     }
 
