@@ -84,7 +84,7 @@ public final class ShardReader {
         }
         while true {
             if reader == nil, !wanted, spansFiles, subset == nil, fileIndex + 1 < files.count, let sampleCount,
-               let held = await sampleCount(files[fileIndex + 1]), unwanted(held, after: count) {
+               let held = await sampleCount(files[fileIndex + 1]), !wantsRows(from: count, count: held) {
                 // A whole old shard within rows another process (or an earlier run) makes: counted, not read. Rows
                 // past this new shard's end belong to the next ones, none of them wanted either.
                 fileIndex += 1
@@ -138,24 +138,21 @@ public final class ShardReader {
         return (nextShard, rows, count)
     }
 
-    /// Whether `held` rows after the `count` this shard has fall only in shards whose rows are not wanted: this
-    /// one (the caller's case) and as many after it as they reach into.
-    private func unwanted(_ held: Int, after count: Int) -> Bool {
-        let beyond = held - (perShard - count)
-        guard beyond > 0 else { return true }
-        return (1...(beyond + perShard - 1) / perShard).allSatisfy { !readsRows(nextShard + $0) }
+    /// Whether `count` rows starting `start` rows into the shard being made fall in a shard whose rows are wanted:
+    /// the shard they start in or one they reach into.
+    private func wantsRows(from start: Int, count: Int) -> Bool {
+        let first = nextShard + start / perShard
+        let last = nextShard + (start + max(count, 1) - 1) / perShard
+        return (first...last).contains { readsRows($0) }
     }
 
     /// Whether the file after file `index` will be opened (rather than passed over by its count), when the shard
-    /// being made has `count` rows before file `index`'s: whether a shard it starts in or reaches into is wanted.
+    /// being made has `count` rows before file `index`'s.
     private func readsFile(after index: Int, count: Int) async -> Bool {
         guard index + 1 < files.count else { return false }
         guard format.kind.isDataset, subset == nil, let sampleCount, let held = await sampleCount(files[index]),
               let next = await sampleCount(files[index + 1]) else { return true }
-        let start = count + held
-        let first = nextShard + start / perShard
-        let last = nextShard + (start + max(next, 1) - 1) / perShard
-        return (first...max(first, last)).contains { readsRows($0) }
+        return wantsRows(from: count + held, count: next)
     }
 
     private func row(_ record: InputRecord, index: Int) -> DatasetRow {

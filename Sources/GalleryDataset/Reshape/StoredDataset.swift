@@ -14,11 +14,12 @@ import GalleryTransfer
 /// the one before is read), not the dataset.
 final class StoredDataset: Sendable {
     /// One finished shard: where it is (for messages and the reader's file list), its name
-    /// (`00000.tar`, `00000` for a shard folder) and its objects' keys.
+    /// (`00000.tar`, `00000` for a shard folder), its objects' keys and its `NNNNN_stats.json`'s.
     struct Shard: Sendable {
         var location: String
         var name: String
         var keys: [String]
+        var stats: String
     }
 
     /// `s3://bucket/prefix/`.
@@ -163,9 +164,7 @@ final class StoredDataset: Sendable {
     }
 
     private func readCount(_ shard: Shard) async -> Int? {
-        let name = shard.name
-        let stem = name.hasSuffix(".tar") ? String(name.dropLast(4)) : name.hasSuffix(".parquet") ? String(name.dropLast(8)) : name
-        guard let bytes = try? await store.get(stem + "_stats.json"),
+        guard let bytes = try? await store.get(shard.stats),
               let stats = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let successes = stats["successes"] as? Int, successes >= 0 else { return nil }
         statsRead.withLock { $0 += 1 }
@@ -224,13 +223,14 @@ final class StoredDataset: Sendable {
             }
         }
         let names = byName.keys.sorted()
-        let done = names.filter { finished.contains(kind == .files ? $0 : String($0.dropLast(suffix.count))) }
+        func stem(_ name: String) -> String { kind == .files ? name : String(name.dropLast(suffix.count)) }
+        let done = names.filter { finished.contains(stem($0)) }
         guard !done.isEmpty else {
             let what = kind == .files ? "shard folder (00000/)" : "\(suffix) shard"
             throw .unreadableInput(path: store.location, reason: names.isEmpty ? "no \(what) under this prefix"
                 : "no finished shard: \(names.count) \(what)(s) but none with its NNNNN_stats.json (an unfinished run's?)")
         }
-        let shards = done.map { Shard(location: store.location(of: $0), name: $0, keys: byName[$0]!.sorted()) }
+        let shards = done.map { Shard(location: store.location(of: $0), name: $0, keys: byName[$0]!.sorted(), stats: stem($0) + "_stats.json") }
         let kept = Set(done)
         return (shards, names.filter { !kept.contains($0) })
     }
