@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import GalleryTestSupport
 import GalleryTestTraits
 import Testing
@@ -64,11 +65,16 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: Corpus.root + "/exif-orientation")
             .filter { $0.hasSuffix(".jpg") }.sorted().map { "exif-orientation/" + $0 }
         let api = try GalleryCLIKit(pages: 6, perPage: 12, corpusFiles: files)
-        // Each photo takes a while (two at once), so the kill finds the run in the middle of its photos.
+        // In the run that is killed, the first 24 photos asked for come at once and the rest stall 4 s
+        // each, so the kill finds the run in the middle of its photos however slowly this machine polls
+        // the bucket. The run to disk before it and the run after the kill get every photo at once.
+        let killedRunOrder = Locked<Int?>(nil)
         for id in api.allIDs {
             let bytes = try Corpus.bytes(api.files[id]!)
             api.server.route(api.imagePath(id)) { _, _ in
-                .file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg").stall(afterBodyBytes: 1000, seconds: 0.15)
+                let order = killedRunOrder.withLock { count -> Int? in count = count.map { $0 + 1 }; return count }
+                let response = FaultServer.Response.file(bytes, etag: "\"\(id)\"", contentType: "image/jpeg")
+                return (order ?? 0) <= 24 ? response : response.stall(afterBodyBytes: 1000, seconds: 4)
             }
         }
         let dir = try TempDirectory()
@@ -77,6 +83,7 @@ import Testing
         let disk = try ProcessRunner.run(GalleryCLIKit.binary, source + ["--out", dir.file("disk")], timeout: 180)
         #expect(disk.exitCode == 0, "stderr: \(disk.stderrText)")
         let store = s3.out("g/", endpoint: proxy.endpoint) + ["--s3-uploads", "2", "--journal-upload-interval", "0.5"]
+        killedRunOrder.withLock { $0 = 0 }
         let first = try ProcessRunner(GalleryCLIKit.binary, source + store + ["--work-dir", dir.file("node1")],
                                       environment: s3.environment(home: dir.path))
         // Killed once some originals are in the bucket and the journal has been uploaded.
@@ -86,6 +93,7 @@ import Testing
         }
         first.send(SIGKILL)
         let killed = first.wait(timeout: 30)
+        killedRunOrder.withLock { $0 = nil }
         #expect(started && killed.exitCode != 0, "the run ended before the kill: \(killed.stderrText)")
         let storedBeforeResume = try s3.keys(under: "g/photos/").count
         #expect(storedBeforeResume < 72, "every photo was uploaded before the kill")
