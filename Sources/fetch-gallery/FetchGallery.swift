@@ -28,7 +28,15 @@ struct FetchGallery: AsyncParsableCommand {
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())
             if arguments.first == "dataset" { arguments = DatasetArguments.normalize(arguments) }
+            var files: [String]?
+            if arguments.first == "thumbnail", let split = ThumbnailArguments.split(arguments) {
+                (arguments, files) = (split.parsed, split.files)
+            }
             var command = try parseAsRoot(arguments)
+            if var thumbnail = command as? ThumbnailCommand, let files {
+                thumbnail.files = files
+                command = thumbnail
+            }
             if !(command is GalleryCommand), let name = type(of: command).configuration.commandName, name != "fetch-gallery" {
                 prefix += " " + name
             }

@@ -72,15 +72,43 @@ import Testing
         #expect(made[0][1] == made[1][1])
     }
 
+    /// A third input already called `x-2.jpg` gets a name of its own, not the second `x.jpg`'s.
     @Test("same base names in two folders both survive")
     func uniqueNames() throws {
         let out = try TempDirectory()
         let a = try TempDirectory(), b = try TempDirectory()
         let bytes = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
-        let inputs = [try a.write(bytes, to: "x.jpg"), try b.write(bytes, to: "x.jpg")]
+        let small = try Corpus.bytes("exif-orientation/Landscape_1.jpg")
+        let inputs = [try a.write(bytes, to: "x.jpg"), try b.write(bytes, to: "x.jpg"), try a.write(small, to: "x-2.jpg")]
         let result = try ProcessRunner.run(binary, ["thumbnail", "--out", out.path] + inputs)
         #expect(result.exitCode == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["x-2.jpg", "x.jpg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["x-2-2.jpg", "x-2.jpg", "x.jpg"])
+        #expect(try out.read("x-2.jpg") != out.read("x-2-2.jpg"))
+    }
+
+    /// Files before, between and after the options, options' values (`--size 64`, `-o out`, `--out=out`), and
+    /// after `--` a file whose name starts with a dash: every file is made, at the size asked, into the folder
+    /// asked, and nothing else.
+    @Test("files anywhere on the command line, options' values never taken for files")
+    func filesAnywhere() throws {
+        let work = try TempDirectory()
+        let bytes = try Corpus.bytes("exif-orientation/Landscape_1.jpg")
+        let (a, b, c) = (try work.write(bytes, to: "a.jpg"), try work.write(bytes, to: "b.jpg"), try work.write(bytes, to: "c.jpg"))
+        let dash = try work.write(bytes, to: "-d.jpg")
+        var made: [[String]] = []
+        for (index, arguments) in [[a, "--size", "64", b, "-o", "out", c, "--jobs", "1", "--", dash],
+                                   ["--out=out", a, b, "--size=64", c, "--", dash]].enumerated() {
+            try? FileManager.default.removeItem(atPath: work.file("out"))
+            let result = try ProcessRunner.run(binary, ["thumbnail"] + arguments, currentDirectory: work.path)
+            #expect(result.exitCode == 0, "\(index): \(result.stderrText)")
+            made.append(try FileManager.default.contentsOfDirectory(atPath: work.file("out")).sorted())
+            let size = try ProcessRunner.run("identify", ["-format", "%w %h", work.file("out/b.jpg")]).stdoutText
+            #expect(size.hasPrefix("64 "), "\(index): \(size)")
+        }
+        #expect(made == [["-d.jpg", "a.jpg", "b.jpg", "c.jpg"], ["-d.jpg", "a.jpg", "b.jpg", "c.jpg"]])
+        // An option's value missing at the end is still the parser's usage error, not a file.
+        let missing = try ProcessRunner.run(binary, ["thumbnail", a, "--out"], currentDirectory: work.path)
+        #expect(missing.exitCode == 2 && missing.stderrText.contains("--out"), "\(missing.stderrText)")
     }
 
     @Test("--format webp writes WebP for every input, GIF and WebP inputs included")

@@ -87,17 +87,24 @@ struct ThumbnailCommand: ParsableCommand {
 }
 
 /// Output base names: each input's file name without its extension, made unique by a `-2`, `-3`
-/// suffix in argument order so two inputs called `x.jpg` in different folders both survive.
+/// suffix in argument order so two inputs called `x.jpg` in different folders both survive (and a third
+/// input already called `x-2.jpg` gets `x-2-2`, not the second one's name).
 enum OutputNames {
     static func unique(for paths: [String]) -> [String] {
-        var seen: [String: Int] = [:]
+        var taken: Set<String> = []
+        var suffixes: [String: Int] = [:]
         return paths.map { path in
             let file = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? "image"
             var base = file
             if let dot = file.lastIndex(of: "."), dot != file.startIndex { base = String(file[..<dot]) }
-            let n = (seen[base] ?? 0) + 1
-            seen[base] = n
-            return n == 1 ? base : "\(base)-\(n)"
+            var name = base
+            var n = suffixes[base] ?? 1
+            while !taken.insert(name).inserted {
+                n += 1
+                name = "\(base)-\(n)"
+            }
+            suffixes[base] = n
+            return name
         }
     }
 }
