@@ -17,15 +17,16 @@ enum ThumbnailArguments {
     /// command's definition cannot be read (the parser then gets the whole command line).
     static func split(_ arguments: [String]) -> (parsed: [String], files: [String])? {
         guard let valued = optionsTakingValues() else { return nil }
-        var parsed: [String] = []
+        // The subcommand's own name first.
+        var parsed = Array(arguments.prefix(1))
         var files: [String] = []
-        var i = 0
+        var i = 1
         while i < arguments.count {
             let argument = arguments[i]
             i += 1
-            if i == 1 || argument == "-" || !argument.hasPrefix("-") {
-                // The subcommand's own name, then files (`-` alone is a value, as ArgumentParser reads it).
-                if i == 1 { parsed.append(argument) } else { files.append(argument) }
+            if argument == "-" || !argument.hasPrefix("-") {
+                // A file (`-` alone is a value, as ArgumentParser reads it).
+                files.append(argument)
             } else if argument == "--" {
                 files += arguments[i...]
                 break
