@@ -49,7 +49,7 @@ public final class ShardReader {
     /// copies the shard first (``StoredDataset``).
     /// Its second argument says whether the file after it will be read (rather than passed over by its count).
     var opener: ((String, Bool) async throws(DatasetError) -> any InputRecordReader)?
-    /// The records an old dataset's shard holds, when known without opening it (``StoredDataset/sampleCount(_:)``):
+    /// The records an old dataset's shard holds, when known without opening it (``StoredDataset/sampleCount(_:runner:)``):
     /// a shard none of whose rows are wanted is then counted, not opened (nor copied from its store).
     var sampleCount: ((String) async -> Int?)?
 

@@ -33,7 +33,7 @@ final class StoredDataset: Sendable {
     private let spool: RowSpool
     private let copies = Locked(0)
     private let statsRead = Locked(0)
-    /// Every shard's count, read on the first ``sampleCount(_:)``.
+    /// Every shard's count, read on the first ``sampleCount(_:runner:)``.
     private let counts = Locked<Task<[Int?], Never>?>(nil)
     /// Each shard's position in ``shards``, by location.
     private let indexes: [String: Int]
@@ -133,34 +133,25 @@ final class StoredDataset: Sendable {
     /// The samples the shard at `location` holds, as its `NNNNN_stats.json` counts them (`successes`: a shard
     /// holds only the samples that succeeded); nil when the stats cannot be read or do not say. A reader passes
     /// over a shard that holds none of its rows by this count, without copying it (another `--shard`'s, or
-    /// those of new shards an earlier run finished). The first call reads every shard's stats, 16 at a time
-    /// (one at a time, each costs a round trip the reader waits for).
-    func sampleCount(_ location: String) async -> Int? {
+    /// those of new shards an earlier run finished). The first call reads every shard's stats, 16 at a time on
+    /// `runner` (one at a time, each costs a round trip the reader waits for).
+    func sampleCount(_ location: String, runner: BatchRunner) async -> Int? {
         guard let index = indexes[location] else { return nil }
         let task = counts.withLock { task in
-            if task == nil { task = Task { await self.readCounts() } }
+            if task == nil { task = Task { await self.readCounts(runner: runner) } }
             return task!
         }
         return await task.value[index]
     }
 
-    /// Every shard's count (``sampleCount(_:)``), in order.
-    private func readCounts() async -> [Int?] {
-        var counts = [Int?](repeating: nil, count: shards.count)
-        await withTaskGroup(of: (Int, Int?).self) { group in
-            var next = 0
-            func add() {
-                let index = next
-                next += 1
-                group.addTask { (index, await self.readCount(self.shards[index])) }
-            }
-            while next < min(16, shards.count) { add() }
-            for await (index, count) in group {
-                counts[index] = count
-                if next < shards.count { add() }
-            }
+    /// Every shard's count (``sampleCount(_:runner:)``), in order.
+    private func readCounts(runner: BatchRunner) async -> [Int?] {
+        let counts = Locked([Int?](repeating: nil, count: shards.count))
+        await runner.forEach(window: 16, Array(shards.indices)) { index in
+            let count = await self.readCount(self.shards[index])
+            counts.withLock { $0[index] = count }
         }
-        return counts
+        return counts.withLock { $0 }
     }
 
     private func readCount(_ shard: Shard) async -> Int? {

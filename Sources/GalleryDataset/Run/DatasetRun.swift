@@ -235,7 +235,8 @@ public final class DatasetRun: Sendable {
             reader.opener = { location, ahead async throws(DatasetError) in try await stored.reader(location, copyAhead: ahead) }
             // Only a run that passes shards over (another --shard's, or those an earlier run finished) asks for counts.
             if options.shard != nil || !done.isEmpty {
-                reader.sampleCount = { location in await stored.sampleCount(location) }
+                let runner = runner
+                reader.sampleCount = { location in await stored.sampleCount(location, runner: runner) }
             }
             if !stored.unfinished.isEmpty {
                 observer?.warning("\(stored.location): \(stored.unfinished.count) shard(s) without their _stats.json passed over (unfinished): "
