@@ -56,6 +56,23 @@ struct ScalingResamplerTests {
         #expect(Images.maxDifference(out, reference) <= 3)
     }
 
+    /// Colour rows are filtered horizontally two at a time: each row of an image scaled across only must be
+    /// that row scaled alone (a one-row image takes the one-row path), for an even and an odd number of rows.
+    @Test(arguments: [PixelFormat.rgb8, .rgba8], [8, 9])
+    func rowsFilteredInPairsMatchRowsFilteredAlone(format: PixelFormat, height: Int) {
+        let source = Images.make(width: 301, height: height, format: format) { x, y, c in
+            UInt8(truncatingIfNeeded: (x &* 2_654_435_761) >> 7 ^ (y &* 40_503) ^ (c &* 97))
+        }
+        let whole = Resampler.default.scale(source, width: 256, height: height)
+        for y in 0..<height {
+            let row = Images.make(width: 301, height: 1, format: format) { x, _, c in source.pixels[y * source.bytesPerRow + x * format.channels + c] }
+            let alone = Resampler.default.scale(row, width: 256, height: 1)
+            let line = Array(whole.pixels[(y * whole.bytesPerRow)..<(y * whole.bytesPerRow + 256 * format.channels)])
+            let differences = zip(line, alone.pixels).map { abs(Int($0) - Int($1)) }
+            #expect(differences.max() ?? 0 <= 1 && differences.reduce(0, +) <= 4, "\(format), row \(y) of \(height)")
+        }
+    }
+
     @Test(arguments: ResampleFilter.allCases)
     func transparentColourDoesNotBleed(filter: ResampleFilter) {
         // Left half: fully transparent pure red. Right half: opaque green.

@@ -14,6 +14,10 @@ struct ResampleJob {
     let boxY: Int
     let filter: ResampleFilter
     var weights: ResampleWeightsCache = .shared
+    /// The source pixels the picture spans, per axis (see ``Resampler/scale(_:width:height:extent:)``).
+    /// nil: the whole bitmap.
+    var extentX: Double?
+    var extentY: Double?
 
     func run() -> Bitmap {
         switch source.format {
@@ -27,24 +31,30 @@ struct ResampleJob {
     private func run<C: ChannelCount>(_: C.Type) -> Bitmap {
         let shrunkWidth = (source.width + boxX - 1) / boxX
         let shrunkHeight = (source.height + boxY - 1) / boxY
-        let horizontal = weights.weights(inputSize: shrunkWidth, inputExtent: Double(source.width) / Double(boxX),
+        let horizontal = weights.weights(inputSize: shrunkWidth, inputExtent: (extentX ?? Double(source.width)) / Double(boxX),
                                          outputSize: width, filter: filter)
-        let vertical = weights.weights(inputSize: shrunkHeight, inputExtent: Double(source.height) / Double(boxY),
+        let vertical = weights.weights(inputSize: shrunkHeight, inputExtent: (extentY ?? Double(source.height)) / Double(boxY),
                                        outputSize: height, filter: filter)
         let rowLength = width * C.value
-        let ringRows = vertical.ringRows
+        // Colour rows are filtered horizontally two at a time (one pass over the taps for both: see
+        // `filterRowPair`), the second one row ahead of need, so the ring holds one row more.
+        let pairs = C.value >= 3
+        let ringRows = vertical.ringRows + (pairs ? 1 : 0)
         // Rows of the ring are padded by one float: the RGB horizontal filter stores 4 lanes per pixel.
         let ringStride = rowLength + 1
         let boxed = boxX > 1 || boxY > 1
         // Scratch, uninitialised (every float is written before it is read): the ring of filtered rows,
-        // one shrunk row (+1 float of padding: the RGB horizontal filter loads 4 lanes at the last pixel),
-        // one accumulator row, the integer column sums of the box shrink, the tap row pointers.
+        // two shrunk rows (+1 float of padding each: the RGB horizontal filter loads 4 lanes at the last
+        // pixel), one accumulator row, the integer column sums of the box shrink, the tap row pointers.
         let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * ringStride)
-        let row = UnsafeMutablePointer<Float>.allocate(capacity: shrunkWidth * C.value + 1)
+        let rowStride = shrunkWidth * C.value + 1
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: 2 * rowStride)
+        let nextRow = row + rowStride
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
         let columns = UnsafeMutablePointer<UInt64>.allocate(capacity: boxed ? source.width * C.value : 0)
         let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.stride)
         row[shrunkWidth * C.value] = 0
+        nextRow[shrunkWidth * C.value] = 0
         defer {
             ring.deallocate()
             row.deallocate()
@@ -63,13 +73,17 @@ struct ResampleJob {
                     let first = vertical.first[y]
                     let count = vertical.count[y]
                     while produced < first + count {
-                        if boxed {
-                            boxShrinkRow(C.self, produced, from: base, columns: columns, into: row, width: shrunkWidth)
+                        shrunkRow(C.self, produced, from: base, columns: columns, into: row, width: shrunkWidth)
+                        let out = ring + (produced % ringRows) * ringStride
+                        if pairs && produced + 1 < shrunkHeight {
+                            shrunkRow(C.self, produced + 1, from: base, columns: columns, into: nextRow, width: shrunkWidth)
+                            filterRowPair(C.self, row, nextRow, into: out, ring + ((produced + 1) % ringRows) * ringStride,
+                                          weights: horizontal)
+                            produced += 2
                         } else {
-                            loadRow(C.self, produced, from: base, into: row)
+                            filterRow(C.self, row, into: out, weights: horizontal)
+                            produced += 1
                         }
-                        filterRow(C.self, row, into: ring + (produced % ringRows) * ringStride, weights: horizontal)
-                        produced += 1
                     }
                     for k in 0..<count { taps[k] = UnsafePointer(ring + ((first + k) % ringRows) * ringStride) }
                     let w = vertical.taps(of: y)
@@ -79,6 +93,18 @@ struct ResampleJob {
                     storeRow(C.self, accumulator, into: dst + y * rowLength, pixels: width)
                 }
             }
+        }
+    }
+
+    /// Shrunk row `sy`: box-averaged when the job shrinks, else source row `sy` as Float samples.
+    @inline(__always)
+    private func shrunkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
+                                            columns: UnsafeMutablePointer<UInt64>,
+                                            into row: UnsafeMutablePointer<Float>, width: Int) {
+        if boxX > 1 || boxY > 1 {
+            boxShrinkRow(C.self, sy, from: base, columns: columns, into: row, width: width)
+        } else {
+            loadRow(C.self, sy, from: base, into: row)
         }
     }
 
@@ -144,52 +170,6 @@ struct ResampleJob {
                     i &+= n
                 }
                 out[c] = Float(sum) * (C.hasAlpha && c < n - 1 ? colourScale : inverse)
-            }
-        }
-    }
-
-    /// Horizontal filter of one shrunk row into one intermediate row of `weights.outputSize` pixels.
-    @inline(__always)
-    private func filterRow<C: ChannelCount>(_: C.Type, _ row: UnsafePointer<Float>,
-                                            into out: UnsafeMutablePointer<Float>, weights: ResampleWeights) {
-        let n = C.value
-        let first = weights.first
-        let count = weights.count
-        for x in 0..<weights.outputSize {
-            let w = weights.taps(of: x)
-            let src = row + first[x] &* n
-            let o = out + x &* n
-            if n >= 3 {
-                // One 4-lane multiply-add per tap; for RGB the fourth lane reads the next
-                // pixel's red (or the row's padding float) and is discarded. Four sums, so four
-                // taps are in flight at once instead of each waiting for the previous add.
-                var s0 = SIMD4<Float>(), s1 = SIMD4<Float>(), s2 = SIMD4<Float>(), s3 = SIMD4<Float>()
-                let taps = count[x]
-                var k = 0
-                while k &+ 4 <= taps {
-                    let p = UnsafeRawPointer(src + k &* n)
-                    s0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[k]
-                    s1 += p.loadUnaligned(fromByteOffset: n &* 4, as: SIMD4<Float>.self) * w[k &+ 1]
-                    s2 += p.loadUnaligned(fromByteOffset: n &* 8, as: SIMD4<Float>.self) * w[k &+ 2]
-                    s3 += p.loadUnaligned(fromByteOffset: n &* 12, as: SIMD4<Float>.self) * w[k &+ 3]
-                    k &+= 4
-                }
-                while k < taps {
-                    s0 += UnsafeRawPointer(src + k &* n).loadUnaligned(as: SIMD4<Float>.self) * w[k]
-                    k &+= 1
-                }
-                // One 4-lane store; for RGB the fourth lane lands on the next pixel's red, written next,
-                // or on the row's padding (see `ringStride`).
-                UnsafeMutableRawPointer(o).storeBytes(of: (s0 + s1) + (s2 + s3), as: SIMD4<Float>.self)
-            } else {
-                var sum: (Float, Float) = (0, 0)
-                for k in 0..<count[x] {
-                    let p = src + k &* n
-                    sum.0 += p[0] * w[k]
-                    if n > 1 { sum.1 += p[1] * w[k] }
-                }
-                o[0] = sum.0
-                if n > 1 { o[1] = sum.1 }
             }
         }
     }

@@ -53,10 +53,7 @@ public struct Thumbnailer: Sendable {
     /// Scales an already decoded image to the thumbnail size (from its source size, in stored
     /// orientation), converts it to sRGB and makes it upright.
     public func render(_ decoded: DecodedImage) -> Bitmap {
-        let size = targetSize(forSourceWidth: decoded.sourceWidth, height: decoded.sourceHeight, longestEdge: longestEdge)
-        // After the scale: the transform then costs thumbnail pixels, not source pixels.
-        let scaled = resampler.scale(decoded.bitmap, width: size.width, height: size.height)
-        return decoded.convertedToSRGB(scaled).oriented(decoded.orientation)
+        DecodePlan(size: .longestEdge(longestEdge), options: decodeOptions).finish(decoded, resampler: resampler)
     }
 
     /// Encodes a thumbnail bitmap in ``format`` (with `.auto`: PNG when it has alpha, JPEG otherwise).
