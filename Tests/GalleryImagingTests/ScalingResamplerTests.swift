@@ -57,7 +57,7 @@ struct ScalingResamplerTests {
     }
 
     /// Colour rows are filtered horizontally two at a time: each row of an image scaled across only must be
-    /// that row scaled alone (a one-row image takes the one-row path), for an even and an odd number of rows.
+    /// that row scaled alone (a one-row image's row is its own pair), for an even and an odd number of rows.
     @Test(arguments: [PixelFormat.rgb8, .rgba8], [8, 9])
     func rowsFilteredInPairsMatchRowsFilteredAlone(format: PixelFormat, height: Int) {
         let source = Images.make(width: 301, height: height, format: format) { x, y, c in

@@ -1,7 +1,8 @@
-/// The horizontal pass of ``ResampleJob``: shrunk rows filtered into the ring's rows, one row at a time or two
-/// rows in one pass over the taps.
+/// The horizontal pass of ``ResampleJob``: shrunk rows filtered into the ring's rows, colour rows two at a
+/// time in one pass over the taps.
 extension ResampleJob {
-    /// Horizontal filter of one shrunk row into one intermediate row of `weights.outputSize` pixels.
+    /// Horizontal filter of one shrunk row of one or two channels (grey, grey + alpha) into one intermediate row
+    /// of `weights.outputSize` pixels. Colour rows go through ``filterRowPair(_:_:_:into:_:weights:)``.
     @inline(__always)
     func filterRow<C: ChannelCount>(_: C.Type, _ row: UnsafePointer<Float>,
                                     into out: UnsafeMutablePointer<Float>, weights: ResampleWeights) {
@@ -12,45 +13,26 @@ extension ResampleJob {
             let w = weights.taps(of: x)
             let src = row + first[x] &* n
             let o = out + x &* n
-            if n >= 3 {
-                // One 4-lane multiply-add per tap; for RGB the fourth lane reads the next
-                // pixel's red (or the row's padding float) and is discarded. Four sums, so four
-                // taps are in flight at once instead of each waiting for the previous add.
-                var s0 = SIMD4<Float>(), s1 = SIMD4<Float>(), s2 = SIMD4<Float>(), s3 = SIMD4<Float>()
-                let taps = count[x]
-                var k = 0
-                while k &+ 4 <= taps {
-                    let p = UnsafeRawPointer(src + k &* n)
-                    s0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[k]
-                    s1 += p.loadUnaligned(fromByteOffset: n &* 4, as: SIMD4<Float>.self) * w[k &+ 1]
-                    s2 += p.loadUnaligned(fromByteOffset: n &* 8, as: SIMD4<Float>.self) * w[k &+ 2]
-                    s3 += p.loadUnaligned(fromByteOffset: n &* 12, as: SIMD4<Float>.self) * w[k &+ 3]
-                    k &+= 4
-                }
-                while k < taps {
-                    s0 += UnsafeRawPointer(src + k &* n).loadUnaligned(as: SIMD4<Float>.self) * w[k]
-                    k &+= 1
-                }
-                // One 4-lane store; for RGB the fourth lane lands on the next pixel's red, written next,
-                // or on the row's padding (see `ringStride`).
-                UnsafeMutableRawPointer(o).storeBytes(of: (s0 + s1) + (s2 + s3), as: SIMD4<Float>.self)
-            } else {
-                var sum: (Float, Float) = (0, 0)
-                for k in 0..<count[x] {
-                    let p = src + k &* n
-                    sum.0 += p[0] * w[k]
-                    if n > 1 { sum.1 += p[1] * w[k] }
-                }
-                o[0] = sum.0
-                if n > 1 { o[1] = sum.1 }
+            var sum: (Float, Float) = (0, 0)
+            for k in 0..<count[x] {
+                let p = src + k &* n
+                sum.0 += p[0] * w[k]
+                if n > 1 { sum.1 += p[1] * w[k] }
             }
+            o[0] = sum.0
+            if n > 1 { o[1] = sum.1 }
         }
     }
 
-    /// ``filterRow(_:_:into:weights:)`` of two rows (three or four channels) in one pass over the taps: each
-    /// tap's position and weight are read once for both, and the two rows' sums are independent, so twice the
-    /// multiply-adds are in flight. Each row's sums are added in the same order as a single row's, so the
-    /// result is bit for bit the same.
+    /// Horizontal filter of two shrunk rows of three or four channels (`a` and `b`; `a` twice for a row
+    /// alone) into two intermediate rows, in one pass over the taps: each tap's position and weight are read
+    /// once for both, and the two rows' sums are independent, so twice the multiply-adds are in flight. Each
+    /// row's sums are added in the same order whatever its pair, so a row gives the same floats either way.
+    ///
+    /// One 4-lane multiply-add per tap and row; for RGB the fourth lane reads the next pixel's red (or the
+    /// row's padding float) and is discarded. Four sums a row, so four taps are in flight at once instead of
+    /// each waiting for the previous add. One 4-lane store a pixel; for RGB the fourth lane lands on the next
+    /// pixel's red, written next, or on the row's padding (see `ringStride`).
     @inline(__always)
     func filterRowPair<C: ChannelCount>(_: C.Type, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                         into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,

@@ -38,7 +38,6 @@ struct ResampleJob {
         let ringRows = vertical.ringRows + (pairs ? 1 : 0)
         // Rows of the ring are padded by one float: the RGB horizontal filter stores 4 lanes per pixel.
         let ringStride = rowLength + 1
-        let boxed = boxX > 1 || boxY > 1
         // Scratch, uninitialised (every float is written before it is read): the ring of filtered rows,
         // two shrunk rows (+1 float of padding each: the RGB horizontal filter loads 4 lanes at the last
         // pixel), one accumulator row, the integer column sums of the box shrink, the tap row pointers.
@@ -47,7 +46,7 @@ struct ResampleJob {
         let row = UnsafeMutablePointer<Float>.allocate(capacity: 2 * rowStride)
         let nextRow = row + rowStride
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
-        let columns = UnsafeMutablePointer<UInt64>.allocate(capacity: boxed ? source.width * C.value : 0)
+        let columns = UnsafeMutablePointer<UInt64>.allocate(capacity: shrinks ? source.width * C.value : 0)
         let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.stride)
         row[shrunkWidth * C.value] = 0
         nextRow[shrunkWidth * C.value] = 0
@@ -71,15 +70,19 @@ struct ResampleJob {
                     while produced < first + count {
                         shrunkRow(C.self, produced, from: base, columns: columns, into: row, width: shrunkWidth)
                         let out = ring + (produced % ringRows) * ringStride
-                        if pairs && produced + 1 < shrunkHeight {
-                            shrunkRow(C.self, produced + 1, from: base, columns: columns, into: nextRow, width: shrunkWidth)
-                            filterRowPair(C.self, row, nextRow, into: out, ring + ((produced + 1) % ringRows) * ringStride,
-                                          weights: horizontal)
-                            produced += 2
-                        } else {
+                        guard pairs else {
                             filterRow(C.self, row, into: out, weights: horizontal)
                             produced += 1
+                            continue
                         }
+                        // The last row, when no row follows it, is its own pair.
+                        let paired = produced + 1 < shrunkHeight
+                        if paired {
+                            shrunkRow(C.self, produced + 1, from: base, columns: columns, into: nextRow, width: shrunkWidth)
+                        }
+                        filterRowPair(C.self, row, paired ? nextRow : row, into: out,
+                                      paired ? ring + ((produced + 1) % ringRows) * ringStride : out, weights: horizontal)
+                        produced += paired ? 2 : 1
                     }
                     for k in 0..<count { taps[k] = UnsafePointer(ring + ((first + k) % ringRows) * ringStride) }
                     let w = vertical.taps(of: y)
@@ -92,12 +95,15 @@ struct ResampleJob {
         }
     }
 
+    /// Whether the job box-shrinks before filtering.
+    private var shrinks: Bool { boxX > 1 || boxY > 1 }
+
     /// Shrunk row `sy`: box-averaged when the job shrinks, else source row `sy` as Float samples.
     @inline(__always)
     private func shrunkRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
                                             columns: UnsafeMutablePointer<UInt64>,
                                             into row: UnsafeMutablePointer<Float>, width: Int) {
-        if boxX > 1 || boxY > 1 {
+        if shrinks {
             boxShrinkRow(C.self, sy, from: base, columns: columns, into: row, width: width)
         } else {
             loadRow(C.self, sy, from: base, into: row)
