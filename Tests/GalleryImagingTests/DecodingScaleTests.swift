@@ -44,6 +44,37 @@ struct DecodingScaleTests {
                 "PSNR after JPEG q85 \(viaReduced.encoded) dB against \(viaFull.encoded) dB from the full decode")
     }
 
+    /// 1800x1200 with a 600 target: 3/8 (675x450) would cover it, but the 1/2 image (900x600) is small
+    /// enough that libjpeg-turbo's SIMD 1/2 decode is taken instead; the 3600x2400 photo at 1/2 is not (above).
+    @Test func smallPhotoTakesHalfOverThreeEighths() throws {
+        let image = try ImageDecoder.decode(fileAt: Corpus.path("exif-orientation/Landscape_1.jpg"),
+                                            options: DecodeOptions(target: .longestEdge(600)))
+        #expect(image.scaleNumerator == 1 && image.scaleDenominator == 2)
+        #expect(image.bitmap.width == 900 && image.bitmap.height == 600)
+    }
+
+    /// 227x149 at 1/2 is 114x75 (libjpeg rounds up): its last column and row stand for one source pixel each,
+    /// not two. Scaled as spanning 113.5x74.5 pixels, the thumbnail lines up with one made from the full
+    /// decode; scaled as spanning all 114x75, it is stretched by one source pixel towards the far edges.
+    @Test(arguments: [100, 80])
+    func partialLastPixelsOfADCTScaleAreNotStretched(edge: Int) throws {
+        let bytes = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let full = try ImageDecoder.decode(bytes, name: "testorig.jpg").bitmap
+        let reduced = try ImageDecoder.decode(bytes, name: "testorig.jpg", options: DecodeOptions(target: .longestEdge(edge)))
+        #expect(reduced.scaleNumerator == 1 && reduced.scaleDenominator == 2)
+        let extent = try #require(reduced.dctExtent)
+        #expect(extent.width == 113.5 && extent.height == 74.5)
+        let size = targetSize(forSourceWidth: full.width, height: full.height, longestEdge: edge)
+        let reference = Resampler.default.scale(full, width: size.width, height: size.height)
+        let spanned = Resampler.default.scale(reduced.bitmap, width: size.width, height: size.height, extent: extent)
+        let stretched = Resampler.default.scale(reduced.bitmap, width: size.width, height: size.height)
+        let plan = DecodePlan(size: .longestEdge(edge), options: DecodeOptions()).finish(reduced, resampler: .default)
+        let planSpans = plan.pixels == spanned.pixels
+        #expect(planSpans, "the decode plan scales over the spanned pixels")
+        let good = DecodingFixtures.psnr(spanned, reference), bad = DecodingFixtures.psnr(stretched, reference)
+        #expect(good >= bad + 3, "spanned \(good) dB, stretched \(bad) dB against the full decode")
+    }
+
     /// 1800x1200 with a 256 target: 1/8 (225x150) is too small, so 1/4.
     @Test func photoJustTooSmallForOneEighthUsesOneQuarter() throws {
         let image = try ImageDecoder.decode(fileAt: Corpus.path("exif-orientation/Landscape_1.jpg"),

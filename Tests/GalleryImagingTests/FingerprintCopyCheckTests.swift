@@ -99,7 +99,7 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
-    @Test("the settled search finds where a window was cut at least as often as the exhaustive one, and nearly always agrees")
+    @Test("the settled search finds where a window was cut more often than the exhaustive one, and nearly always agrees")
     func againstExhaustiveSearch() throws {
         var differ: [String] = [], pairs = 0, copies = 0, found = (fast: 0, full: 0)
         for (index, photo) in try Self.photos().enumerated() {
@@ -131,9 +131,11 @@ import Testing
               + "verdicts differ on \(differ.count): \(differ)")
         // Both verdicts occur, so the comparison is not of one kind of pair only.
         #expect(copies > pairs / 5 && copies < pairs * 4 / 5, "\(copies) copies of \(pairs)")
-        // One copy the sparser profile fit starts in another valley (demo photo 8 cut 3% all round: the
-        // fit lands at the smallest scale) and the descent does not leave it.
-        #expect(found.fast + 1 >= found.full && found.full > copies / 2, "\(found) of \(copies) copies")
+        // The exhaustive search walks a grid of 0.02; the descent goes on to 0.0025, and besides moving one
+        // edge of an axis it scales the axis about its centre (a crop all round), so it ends nearer the cut
+        // more often (108 against 92; moving one edge only, 91, its steps stalled in a valley where the
+        // scale and the offset must change together).
+        #expect(found.fast >= found.full + 8 && found.full > copies / 2, "\(found) of \(copies) copies")
         #expect(differ.count <= pairs / 50, "\(differ.count) of \(pairs) differ: \(differ)")
     }
 

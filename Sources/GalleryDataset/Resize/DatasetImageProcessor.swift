@@ -70,7 +70,7 @@ public struct DatasetImageProcessor: Sendable {
         var bitmap = Self.flattenedOntoWhite(decoded.bitmap)
         if bitmap.width != geometry.scaledWidth || bitmap.height != geometry.scaledHeight {
             let resampler = Resampler(filter: geometry.upscales ? .lanczos3 : .area)
-            bitmap = resampler.scale(bitmap, width: geometry.scaledWidth, height: geometry.scaledHeight)
+            bitmap = resampler.scale(bitmap, width: geometry.scaledWidth, height: geometry.scaledHeight, extent: decoded.dctExtent)
         }
         if blurs, let boxes { bitmap = BoxBlur.blurred(bitmap, boxes: boxes) }
         if geometry.width != geometry.scaledWidth || geometry.height != geometry.scaledHeight {

@@ -67,3 +67,14 @@ public struct ImageInfo: Sendable, Hashable {
     /// Progressive JPEG or Adam7-interlaced PNG.
     public let isProgressive: Bool
 }
+
+extension DecodedImage {
+    /// For a JPEG reduced in its DCT, the pixels of ``bitmap`` the picture spans: each of them stands for
+    /// `scaleDenominator / scaleNumerator` source pixels, and libjpeg rounds the size up, so a last column or
+    /// row can stand for part of one (501 rows at 1/2 give 251 spanning 250.5). nil otherwise.
+    package var dctExtent: (width: Double, height: Double)? {
+        guard format == .jpeg, scaleDenominator > scaleNumerator else { return nil }
+        let ratio = Double(scaleNumerator) / Double(scaleDenominator)
+        return (Double(sourceWidth) * ratio, Double(sourceHeight) * ratio)
+    }
+}

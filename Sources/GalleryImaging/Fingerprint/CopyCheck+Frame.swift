@@ -47,9 +47,9 @@ extension CopyCheck {
     /// - per vertical scale and offset, the rows the samples fall between in A and B, and their weights.
     struct Scratch: ~Copyable {
         static let room = GreyReduction.side
-        /// Placements kept per cache: the search's current one and the four it tries beside it (a step
-        /// down and up of the scale and of the offset on that axis).
-        static let slots = 5
+        /// Placements kept per cache: the search's current one and the six it tries beside it (a step
+        /// down and up of the scale, of the offset, and of the scale about the centre on that axis).
+        static let slots = 7
         /// A's and B's rows interpolated at their samples' columns (`room` x `room` a slot), and the rows
         /// and weights of the samples (`room` a slot).
         let alongA, alongB, weightYA, weightYB: UnsafeMutablePointer<Float>

@@ -8,8 +8,11 @@ extension CopyCheck {
     }
 
     /// Coordinate descent on the mean absolute difference (`best`, at `p`): each of the four parameters
-    /// a step down or up while that lowers it (at most 10 rounds a step), the step halved from `first`
-    /// to `last`. A step up is not tried after the step down lowered it: it leads back.
+    /// a step down or up while that lowers it, then each axis's scale a step down or up about the axis's
+    /// centre (its offset moved half the step the other way: a crop all round, where the scale and the
+    /// offset must change together and single moves stall between them), at most 10 rounds a step, the
+    /// step halved from `first` to `last`. A step up is not tried after the step down lowered it: it
+    /// leads back.
     static func descend(_ p: inout SIMD4<Double>, _ best: inout Float, _ a: Level, _ b: Level, from first: Double, to last: Double,
                         _ scratch: borrowing Scratch) {
         var step = first
@@ -18,10 +21,15 @@ extension CopyCheck {
             while improved, rounds < 10 {
                 improved = false
                 rounds += 1
-                for k in 0..<4 {
+                for k in 0..<6 {
                     for sign in stride(from: -1.0, through: 1.0, by: 2.0) {
                         var q = p
-                        q[k] += sign * step
+                        if k < 4 {
+                            q[k] += sign * step
+                        } else {
+                            q[k - 4] += sign * step
+                            q[k - 2] -= sign * step / 2
+                        }
                         guard q[0] >= 0.84, q[0] <= 1.16, q[1] >= 0.84, q[1] <= 1.16, abs(q[2]) <= 0.25, abs(q[3]) <= 0.25 else { continue }
                         let e = scratch.error(a, b, q, bound: best)
                         if e < best {

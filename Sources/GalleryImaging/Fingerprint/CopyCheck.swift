@@ -7,12 +7,13 @@
 /// `offset ... offset + scale` per axis, scale 0.86-1.14. First each axis alone, on the frames' column
 /// and row means (scale steps of 0.02 and offsets of 0.01 within +-0.2: every other point of that grid,
 /// then every point around the best two); then all four together on the 24 x 24 pixels, by coordinate
-/// descent, on the mean absolute difference over the overlap (24 x 24 bilinear samples of each): steps
-/// of 0.02, and unless the pair is clearly not a copy there (``isSettled``), down to 0.0025. A
-/// ``Frame`` holds what the search reads of one photo, made once a photo. About 380 profile comparisons
-/// and 56 image comparisons a pair on Scripts/bench-cost's candidate pairs, against 1,230 and 85 for the
-/// whole grid and every step; a comparison that a search asks only whether it beats the best so far
-/// stops once its partial sum says no (`Scripts/bench-fingerprint` times it; docs/DUPLICATES.md).
+/// descent (one edge of an axis moved, or the axis scaled about its centre), on the mean absolute
+/// difference over the overlap (24 x 24 bilinear samples of each): steps of 0.02, and unless the pair is
+/// clearly not a copy there (``isSettled``), down to 0.0025. A ``Frame`` holds what the search reads of
+/// one photo, made once a photo. About 380 profile comparisons and 71 image comparisons a pair when the
+/// grouping screens Scripts/bench-cost's candidate pairs; a comparison that a search asks only whether
+/// it beats the best so far stops once its partial sum says no (`Scripts/bench-fingerprint` times it;
+/// docs/DUPLICATES.md).
 ///
 /// The verdict (``isCopy``): the smaller frame lies inside the larger (sticks out at most
 /// ``maxOutside`` of a side: two frames of one burst 10% apart each show 12% the other lacks), the

@@ -14,6 +14,10 @@ struct ResampleJob {
     let boxY: Int
     let filter: ResampleFilter
     var weights: ResampleWeightsCache = .shared
+    /// The source pixels the picture spans, per axis (see ``Resampler/scale(_:width:height:extent:)``).
+    /// nil: the whole bitmap.
+    var extentX: Double?
+    var extentY: Double?
 
     func run() -> Bitmap {
         switch source.format {
@@ -27,9 +31,9 @@ struct ResampleJob {
     private func run<C: ChannelCount>(_: C.Type) -> Bitmap {
         let shrunkWidth = (source.width + boxX - 1) / boxX
         let shrunkHeight = (source.height + boxY - 1) / boxY
-        let horizontal = weights.weights(inputSize: shrunkWidth, inputExtent: Double(source.width) / Double(boxX),
+        let horizontal = weights.weights(inputSize: shrunkWidth, inputExtent: (extentX ?? Double(source.width)) / Double(boxX),
                                          outputSize: width, filter: filter)
-        let vertical = weights.weights(inputSize: shrunkHeight, inputExtent: Double(source.height) / Double(boxY),
+        let vertical = weights.weights(inputSize: shrunkHeight, inputExtent: (extentY ?? Double(source.height)) / Double(boxY),
                                        outputSize: height, filter: filter)
         let rowLength = width * C.value
         // Colour rows are filtered horizontally two at a time (one pass over the taps for both: see

@@ -31,12 +31,23 @@ public struct Resampler: Sendable, Hashable {
     /// Scales `bitmap` to exactly `width` x `height` pixels, keeping its pixel format.
     /// Returns the input unchanged when the size already matches.
     public func scale(_ bitmap: Bitmap, width: Int, height: Int) -> Bitmap {
+        scale(bitmap, width: width, height: height, extent: nil)
+    }
+
+    /// ``scale(_:width:height:)`` of a bitmap whose picture spans `extent` of its pixels, where its last
+    /// column or row stands for part of a pixel only (a JPEG decoded at 1/2 from 501 rows has 251 rows
+    /// spanning 250.5); nil for the whole bitmap.
+    public func scale(_ bitmap: Bitmap, width: Int, height: Int, extent: (width: Double, height: Double)?) -> Bitmap {
         precondition(width > 0 && height > 0, "target size must be positive")
         if width == bitmap.width && height == bitmap.height { return bitmap }
         let kx = boxFactor(from: bitmap.width, to: width)
         let ky = boxFactor(from: bitmap.height, to: height)
-        return ResampleJob(source: bitmap, width: width, height: height,
-                           boxX: kx, boxY: ky, filter: filter).run()
+        var job = ResampleJob(source: bitmap, width: width, height: height, boxX: kx, boxY: ky, filter: filter)
+        if let extent {
+            job.extentX = min(max(extent.width, Double(bitmap.width - 1)), Double(bitmap.width))
+            job.extentY = min(max(extent.height, Double(bitmap.height - 1)), Double(bitmap.height))
+        }
+        return job.run()
     }
 
     /// Scales `bitmap` so its longest edge is `longestEdge`, keeping the aspect ratio and never

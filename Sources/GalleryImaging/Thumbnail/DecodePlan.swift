@@ -42,7 +42,7 @@ package struct DecodePlan: Sendable {
     package func finish(_ decoded: DecodedImage, resampler: Resampler, convertingToSRGB: Bool = true) -> Bitmap {
         let target = storedSize(sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight,
                                 orientation: decoded.orientation)
-        let scaled = resampler.scale(decoded.bitmap, width: target.width, height: target.height)
+        let scaled = resampler.scale(decoded.bitmap, width: target.width, height: target.height, extent: decoded.dctExtent)
         return (convertingToSRGB ? decoded.convertedToSRGB(scaled) : scaled).oriented(decoded.orientation)
     }
 

@@ -35,6 +35,22 @@ import Testing
         #expect(ImageFormat.sniff(crop.bytes) == .png)
     }
 
+    /// 227x149 to 100x66 decodes at 1/2 (114x75, whose last column and row stand for one source pixel each):
+    /// the resize spans 113.5x74.5 of them, as the thumbnails do, rather than stretching the picture over all.
+    @Test func aDCTScaledDecodeIsResizedOverThePixelsItSpans() throws {
+        let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
+        let out = try process(photo) { $0.resizeMode = .keepRatioLargest; $0.imageSize = 100; $0.encodeFormat = .png }.get()
+        let pixels = try ImageDecoder.decode(out.bytes, name: "out").bitmap.pixels
+        var options = DecodeOptions()
+        options.target = .covering(width: 100, height: 66)
+        let half = try ImageDecoder.decode(photo, name: "in", options: options)
+        #expect(half.bitmap.width == 114 && half.bitmap.height == 75)
+        let spanned = Resampler(filter: .area).scale(half.bitmap, width: 100, height: 66, extent: (113.5, 74.5)).pixels
+        let stretched = Resampler(filter: .area).scale(half.bitmap, width: 100, height: 66).pixels
+        let (matchesSpanned, matchesStretched) = (pixels == spanned, pixels == stretched)
+        #expect(matchesSpanned && !matchesStretched)
+    }
+
     @Test func filtersAreDecidedFromTheHeaderWithImg2datasetsMessages() throws {
         let photo = try Corpus.bytes("libjpeg-turbo/testorig.jpg")
         #expect(process(photo) { $0.minImageSize = 150 }.failureMessage == "image too small")
