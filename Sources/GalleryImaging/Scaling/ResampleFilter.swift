@@ -26,3 +26,42 @@ public enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
         return a * sin(px) * sin(px / a) / (px * px)
     }
 }
+
+/// ``ResampleFilter/lanczos(_:)`` at positions a fixed `step` apart (one output pixel's taps): the two sines
+/// carried from one tap to the next by rotation through the step's sine and cosine, so a pixel costs two sines
+/// and two cosines instead of two sines a tap (the weights were 3% of a thumbnail's CPU). Each value agrees with
+/// ``ResampleFilter/lanczos(_:)`` to about 1e-14 over a pixel's taps.
+struct LanczosWalk {
+    private let sinStep: Double, cosStep: Double, sinThirdStep: Double, cosThirdStep: Double
+    private var sine = 0.0, cosine = 1.0, thirdSine = 0.0, thirdCosine = 1.0
+
+    init(step: Double) {
+        (sinStep, cosStep) = (sin(.pi * step), cos(.pi * step))
+        (sinThirdStep, cosThirdStep) = (sin(.pi * step / 3), cos(.pi * step / 3))
+    }
+
+    /// Starts a pixel's taps at position `x`.
+    mutating func start(at x: Double) {
+        (sine, cosine) = (sin(.pi * x), cos(.pi * x))
+        (thirdSine, thirdCosine) = (sin(.pi * x / 3), cos(.pi * x / 3))
+    }
+
+    /// The kernel at `x`, the position the walk stands at (the start, then one step further each call).
+    mutating func next(at x: Double) -> Double {
+        let value: Double
+        if abs(x) < 0.5 {
+            // Near the centre the sines are about as small as their error: a position that should be 0 and
+            // lies 1e-15 from it would be far off. Computed directly there (one or two taps a pixel).
+            value = ResampleFilter.lanczos3.lanczos(x)
+        } else if x <= -3 || x >= 3 {
+            value = 0
+        } else {
+            let px = Double.pi * x
+            value = 3 * sine * thirdSine / (px * px)
+        }
+        (sine, cosine) = (sine * cosStep + cosine * sinStep, cosine * cosStep - sine * sinStep)
+        (thirdSine, thirdCosine) = (thirdSine * cosThirdStep + thirdCosine * sinThirdStep,
+                                    thirdCosine * cosThirdStep - thirdSine * sinThirdStep)
+        return value
+    }
+}

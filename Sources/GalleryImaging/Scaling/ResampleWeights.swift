@@ -31,6 +31,7 @@ final class ResampleWeights: @unchecked Sendable {
         var count = [Int](repeating: 0, count: outputSize)
         var weights = [Float](repeating: 0, count: outputSize * stride)
         var taps = [Double](repeating: 0, count: stride)
+        var walk = LanczosWalk(step: 1 / filterScale)
         for i in 0..<outputSize {
             let center = (Double(i) + 0.5) * scale
             var lo = max(Int((center - support).rounded(.down)), 0)
@@ -42,11 +43,12 @@ final class ResampleWeights: @unchecked Sendable {
             }
             var n = 0
             var sum = 0.0
+            if filter == .lanczos3 { walk.start(at: (Double(lo) + 0.5 - center) / filterScale) }
             for x in lo..<hi {
                 let w: Double
                 switch filter {
                 case .lanczos3:
-                    w = filter.lanczos((Double(x) + 0.5 - center) / filterScale)
+                    w = walk.next(at: (Double(x) + 0.5 - center) / filterScale)
                 case .area:
                     // Overlap of source sample [x, x+1) with the output footprint, at least one sample wide.
                     let half = max(scale, 1) / 2
