@@ -27,8 +27,10 @@ extension CopyCheck {
                         if k < 4 {
                             q[k] += sign * step
                         } else {
-                            q[k - 4] += sign * step
-                            q[k - 2] -= sign * step / 2
+                            // Moves 4 and 5: axis 0 or 1 scaled about its centre (its offset is parameter axis + 2).
+                            let axis = k - 4
+                            q[axis] += sign * step
+                            q[axis + 2] -= sign * step / 2
                         }
                         guard q[0] >= 0.84, q[0] <= 1.16, q[1] >= 0.84, q[1] <= 1.16, abs(q[2]) <= 0.25, abs(q[3]) <= 0.25 else { continue }
                         let e = scratch.error(a, b, q, bound: best)

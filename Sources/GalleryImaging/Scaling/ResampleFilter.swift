@@ -11,7 +11,7 @@ public enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
     /// Half-width of the kernel in source pixels at scale 1; widened by the scale factor when reducing.
     var support: Double {
         switch self {
-        case .lanczos3: 3
+        case .lanczos3: Self.lobes
         case .area: 0.5
         }
     }
@@ -19,11 +19,20 @@ public enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
     /// The kernel value at distance `x` (in filter units) from the sample centre. Only used by
     /// `.lanczos3`; `.area` weights are interval overlaps, computed directly by `ResampleWeights`.
     func lanczos(_ x: Double) -> Double {
-        let a = 3.0
         if x == 0 { return 1 }
-        if x <= -a || x >= a { return 0 }
+        if x <= -Self.lobes || x >= Self.lobes { return 0 }
         let px = Double.pi * x
-        return a * sin(px) * sin(px / a) / (px * px)
+        return Self.lanczos(px: px, sine: sin(px), lobeSine: sin(px / Self.lobes))
+    }
+
+    /// Lanczos3's lobes: its support at scale 1, and the divisor of its window's argument.
+    static let lobes = 3.0
+
+    /// The kernel at `px` = pi x (x inside the support, not 0) from sin(px) and sin(px / 3): the one formula
+    /// of ``lanczos(_:)`` and ``LanczosWalk``, which carries the sines from tap to tap.
+    @inline(__always)
+    static func lanczos(px: Double, sine: Double, lobeSine: Double) -> Double {
+        lobes * sine * lobeSine / (px * px)
     }
 }
 
@@ -32,18 +41,18 @@ public enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
 /// and two cosines instead of two sines a tap (the weights were 3% of a thumbnail's CPU). Each value agrees with
 /// ``ResampleFilter/lanczos(_:)`` to about 1e-14 over a pixel's taps.
 struct LanczosWalk {
-    private let sinStep: Double, cosStep: Double, sinThirdStep: Double, cosThirdStep: Double
-    private var sine = 0.0, cosine = 1.0, thirdSine = 0.0, thirdCosine = 1.0
+    private let sinStep: Double, cosStep: Double, sinLobeStep: Double, cosLobeStep: Double
+    private var sine = 0.0, cosine = 1.0, lobeSine = 0.0, lobeCosine = 1.0
 
     init(step: Double) {
         (sinStep, cosStep) = (sin(.pi * step), cos(.pi * step))
-        (sinThirdStep, cosThirdStep) = (sin(.pi * step / 3), cos(.pi * step / 3))
+        (sinLobeStep, cosLobeStep) = (sin(.pi * step / ResampleFilter.lobes), cos(.pi * step / ResampleFilter.lobes))
     }
 
     /// Starts a pixel's taps at position `x`.
     mutating func start(at x: Double) {
         (sine, cosine) = (sin(.pi * x), cos(.pi * x))
-        (thirdSine, thirdCosine) = (sin(.pi * x / 3), cos(.pi * x / 3))
+        (lobeSine, lobeCosine) = (sin(.pi * x / ResampleFilter.lobes), cos(.pi * x / ResampleFilter.lobes))
     }
 
     /// The kernel at `x`, the position the walk stands at (the start, then one step further each call).
@@ -53,15 +62,14 @@ struct LanczosWalk {
             // Near the centre the sines are about as small as their error: a position that should be 0 and
             // lies 1e-15 from it would be far off. Computed directly there (one or two taps a pixel).
             value = ResampleFilter.lanczos3.lanczos(x)
-        } else if x <= -3 || x >= 3 {
+        } else if x <= -ResampleFilter.lobes || x >= ResampleFilter.lobes {
             value = 0
         } else {
-            let px = Double.pi * x
-            value = 3 * sine * thirdSine / (px * px)
+            value = ResampleFilter.lanczos(px: Double.pi * x, sine: sine, lobeSine: lobeSine)
         }
         (sine, cosine) = (sine * cosStep + cosine * sinStep, cosine * cosStep - sine * sinStep)
-        (thirdSine, thirdCosine) = (thirdSine * cosThirdStep + thirdCosine * sinThirdStep,
-                                    thirdCosine * cosThirdStep - thirdSine * sinThirdStep)
+        (lobeSine, lobeCosine) = (lobeSine * cosLobeStep + lobeCosine * sinLobeStep,
+                                  lobeCosine * cosLobeStep - lobeSine * sinLobeStep)
         return value
     }
 }
