@@ -133,7 +133,7 @@ import Testing
         #expect(copies > pairs / 5 && copies < pairs * 4 / 5, "\(copies) copies of \(pairs)")
         // The exhaustive search walks a grid of 0.02; the descent goes on to 0.0025, and besides moving one
         // edge of an axis it scales the axis about its centre (a crop all round), so it ends nearer the cut
-        // more often (108 against 92; moving one edge only, 91, its steps stalled in a valley where the
+        // more often (107 against 92; moving one edge only, 91, its steps stalled in a valley where the
         // scale and the offset must change together).
         #expect(found.fast >= found.full + 8 && found.full > copies / 2, "\(found) of \(copies) copies")
         #expect(differ.count <= pairs / 50, "\(differ.count) of \(pairs) differ: \(differ)")

@@ -66,7 +66,7 @@ struct ScalingWeightsCacheTests {
                       (37, 37.0, 36), (10, 10.0, 37)])
     func lanczosTapsAreTheKernelAtEachTap(input: Int, extent: Double, output: Int) {
         let w = ResampleWeights(inputSize: input, inputExtent: extent, outputSize: output, filter: .lanczos3)
-        let scale = extent / Double(output), filterScale = max(extent / Double(output), 1)
+        let scale = extent / Double(output), filterScale = max(scale, 1)
         var worst = 0.0
         for i in 0..<output {
             let center = (Double(i) + 0.5) * scale
