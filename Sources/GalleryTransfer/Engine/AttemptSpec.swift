@@ -32,7 +32,7 @@ struct AttemptSpec: Sendable {
     /// `CURLOPT_RESOLVE` lines ("host:port:addr,addr"): libcurl connects there without resolving.
     var resolveEntries: [String] = []
     /// The engine's resolver finds this transfer's addresses: libcurl keeps its DNS cache entries without
-    /// pruning them after the transfer (``DNSShares`` bounds that cache).
+    /// pruning them after the transfer (``CurlShares`` bounds that cache).
     var addressesFromResolver = false
     /// For a redirect hop the engine follows: the class of the first hop's address, so the address
     /// policy's origin rule holds across hops as it does within one libcurl transfer.

@@ -73,14 +73,15 @@ final class MultiLoop: Sendable {
 
     private func run() {
         let multi = handles.multi
-        // Each transfer libcurl runs, with the DNS share it was given.
-        var active: [UnsafeMutableRawPointer: (transfer: CurlTransfer, share: DNSShares.Share)] = [:]
-        // The DNS cache, shared by the loop's transfers (``DNSShares``). No lock callbacks are set because only
+        // Each transfer libcurl runs, with the share it was given.
+        var active: [UnsafeMutableRawPointer: (transfer: CurlTransfer, share: CurlShares.Share)] = [:]
+        // The DNS and connection caches, shared by the loop's transfers (``CurlShares``). No lock callbacks are
+        // set because only
         // the loop thread uses it; easy handles are detached from it (on this thread) before they leave.
-        var shares = DNSShares(transfersPerShare: Self.transfersPerShare)
+        var shares = CurlShares(originsPerShare: Self.originsPerShare)
         // Detaching from the share here keeps every share access on this thread, even when the easy handle
         // is later freed by another thread.
-        func detach(_ raw: UnsafeMutableRawPointer, from share: DNSShares.Share) {
+        func detach(_ raw: UnsafeMutableRawPointer, from share: CurlShares.Share) {
             _ = fg_easy_setopt_share(raw, nil)
             shares.release(share)
         }
@@ -99,7 +100,7 @@ final class MultiLoop: Sendable {
                 break
             }
             for t in incoming {
-                let share = shares.take()
+                let share = shares.take(for: t.spec.url)
                 if (try? t.easy.set(share: share)) == nil || curl_multi_add_handle(multi, t.easy.raw) != CURLM_OK {
                     detach(t.easy.raw, from: share)
                     t.finish(CURLE_FAILED_INIT)
@@ -135,7 +136,7 @@ final class MultiLoop: Sendable {
         shares.freeAll()
     }
 
-    /// Transfers given one DNS share before the next gets a fresh one: the cache then holds at most the
-    /// hosts of about two such runs of transfers (a few MB).
-    static let transfersPerShare = 8192
+    /// Origins given one share before the next gets a fresh one: libcurl's walks of its caches stay short
+    /// (``CurlShares``), and a share turns over about once every 256 hosts.
+    static let originsPerShare = 256
 }

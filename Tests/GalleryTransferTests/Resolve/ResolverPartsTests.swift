@@ -84,29 +84,41 @@ import Testing
     }
 }
 
-/// libcurl's DNS cache turned over every N transfers: an old share is freed once its last transfer ended.
-@Suite struct DNSSharesTests {
-    @Test func aShareIsFreedOnceItsLastTransferEndedAndANewOneTakesOver() {
-        var shares = DNSShares(transfersPerShare: 2)
-        let a = shares.take(), b = shares.take()
-        #expect(a == b && shares.made == 1)
-        let c = shares.take()
-        #expect(c != a && shares.made == 2, "the third transfer gets a fresh share")
-        #expect(shares.freed == 0, "the old share still has two transfers")
-        shares.release(a)
-        #expect(shares.freed == 0)
-        shares.release(b)
+/// libcurl's caches turned over every N origins: a host stays with its share while it is the current or the
+/// previous one, and a retired share is freed once its last transfer ended.
+@Suite struct CurlSharesTests {
+    @Test func anOriginIsTheSchemeHostAndPort() {
+        #expect(CurlShares.origin(of: "http://a.test:8080/x/y.jpg?q=1") == "http://a.test:8080")
+        #expect(CurlShares.origin(of: "https://b.test?q") == "https://b.test")
+        #expect(CurlShares.origin(of: "https://b.test") == "https://b.test")
+        #expect(CurlShares.origin(of: "http://[::1]:80#f") == "http://[::1]:80")
+    }
+
+    @Test func aShareHoldsNOriginsAndIsFreedOnceRetiredAndItsLastTransferEnded() {
+        var shares = CurlShares(originsPerShare: 2)
+        let a1 = shares.take(for: "http://a.test/1.jpg"), b1 = shares.take(for: "http://b.test/1.jpg")
+        let a2 = shares.take(for: "http://a.test/2.jpg")
+        #expect(a1 == b1 && a2 == a1 && shares.made == 1, "two origins, one share")
+        let c1 = shares.take(for: "http://c.test/1.jpg")
+        #expect(c1 != a1 && shares.made == 2, "the third origin gets a fresh share")
+        let b2 = shares.take(for: "http://b.test/2.jpg")
+        #expect(b2 == a1, "an origin of the previous share stays there, with its connection")
+        let b3 = shares.take(for: "http://b.test:8080/3.jpg")
+        #expect(b3 == c1, "another port is another origin")
+        for s in [a1, b1, a2, b2] { shares.release(s) }
+        #expect(shares.freed == 0, "the previous share is kept, even unused")
+        let a3 = shares.take(for: "http://a.test/3.jpg")
+        #expect(a3 == a1 && shares.freed == 0)
+        let d1 = shares.take(for: "http://d.test/1.jpg")
+        #expect(d1 != c1 && d1 != a1 && shares.made == 3, "the current share was full")
+        #expect(shares.freed == 0, "the retired share still has a transfer")
+        shares.release(a3)
         #expect(shares.freed == 1, "freed with its last transfer")
-        shares.release(c)
-        #expect(shares.freed == 1, "the current share stays, even unused")
-        let d = shares.take()
-        #expect(d == c)
-        shares.release(d)
-        // A share retired with no transfer left on it is freed at once.
-        _ = shares.take()
-        let e = shares.take()
-        shares.release(e)
-        #expect(shares.made == 3 && shares.freed == 2, "the retired share had no transfer left: freed at once")
+        let a4 = shares.take(for: "http://a.test/4.jpg")
+        #expect(a4 == d1, "two shares on, an origin moves to the current one")
+        for s in [c1, b3, d1, a4] { shares.release(s) }
+        _ = shares.take(for: "http://e.test/1.jpg")
+        #expect(shares.made == 4 && shares.freed == 2, "a retired share with no transfer left is freed at once")
         shares.freeAll()
     }
 }
