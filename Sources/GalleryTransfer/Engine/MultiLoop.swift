@@ -33,6 +33,8 @@ final class MultiLoop: Sendable {
         let multi = curl_multi_init()!
         // libcurl's default idle-connection cache is 4 x the handles currently added, so it shrinks whenever
         // the batch momentarily has few transfers and closes kept-alive connections; a fixed size keeps them.
+        // The limit holds for each share's cache (``CurlShares``): libcurl compares a share's idle connections
+        // with its multi handle's limit.
         _ = fg_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
         // Several streams over one connection where the server offers HTTP/2.
         _ = fg_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)

@@ -23,8 +23,10 @@ public final class TransferEngine: Sendable {
         let count = max(1, configuration.transferLoops)
         let limits = configuration.hostLimits
         let ownTransfers = limits.values.reduce(0) { $0 + $1.maxConcurrent }
+        // Idle connections kept per share (``CurlShares``): a loop's current and previous shares together keep
+        // twice the transfers, as one cache of twice the size did before connections were shared.
         loops = (0..<count).map { index in
-            MultiLoop(maxConnections: max(32, (configuration.maxConcurrentTransfers + ownTransfers) * 2),
+            MultiLoop(maxConnections: max(32, configuration.maxConcurrentTransfers + ownTransfers),
                       name: count == 1 ? "fg-curl" : "fg-curl-\(index)")
         }
         gate = AdmissionGate(total: configuration.maxConcurrentTransfers, perHost: configuration.maxConcurrentPerHost,
