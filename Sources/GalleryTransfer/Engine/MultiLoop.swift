@@ -78,8 +78,8 @@ final class MultiLoop: Sendable {
         // Each transfer libcurl runs, with the share it was given.
         var active: [UnsafeMutableRawPointer: (transfer: CurlTransfer, share: CurlShares.Share)] = [:]
         // The DNS and connection caches, shared by the loop's transfers (``CurlShares``). No lock callbacks are
-        // set because only
-        // the loop thread uses it; easy handles are detached from it (on this thread) before they leave.
+        // set because only the loop thread uses them; easy handles are detached from their share (on this
+        // thread) before they leave.
         var shares = CurlShares(originsPerShare: Self.originsPerShare)
         // Detaching from the share here keeps every share access on this thread, even when the easy handle
         // is later freed by another thread.
