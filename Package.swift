@@ -72,6 +72,9 @@ let package = Package(
         .target(name: "GalleryTransfer", dependencies: ["CCurl", "CUnbound", "GallerySync", "GallerySystem"]),
         // OpenSSL's libcrypto, for the originals' SHA-256 in the manifest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // MD5 of many streams at once, sixteen in the lanes of AVX-512 registers where the processor has them
+        // (asked when the process runs): the tars a dataset run writes, for the wids index.
+        .target(name: "CDigest"),
         // zlib's gzFile stream, for `dataset --input-format csv.gz` and the other .gz URL lists.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The byte-level object store: one protocol (put a file or a stream, get, list, delete, abort unfinished
@@ -80,7 +83,7 @@ let package = Package(
         // The floor both products run on: the batch runner, the outcome and error vocabulary, digests, and the
         // store locations (options, kinds) opened as objects. It imports no product.
         .target(name: "GalleryRunner", dependencies: ["GalleryImaging", "GalleryTransfer", "GalleryObjectStore", "CCrypto",
-                                                      "GallerySync", "GallerySystem"]),
+                                                      "CDigest", "GallerySync", "GallerySystem"]),
         // The products, each a module of its own over the runner: a product never imports another.
         // `fetch-gallery dataset`: URL lists in, img2dataset's shards out (and reshaped, indexed, verified).
         .target(name: "GalleryDataset", dependencies: ["GalleryRunner", "GalleryImaging", "GalleryTransfer", "GalleryObjectStore",

@@ -22,23 +22,32 @@ struct IndexingSink: DatasetSink {
 }
 
 /// A tar on its way to the sink, its MD5, size and members taken as it is written: the bytes are gathered in chunks of
-/// ``chunkSize``, each hashed and walked on a thread of its own (``SerialBackground``) while the writer goes on.
+/// ``chunkSize``; each is walked for its headers on a thread of its own (``SerialBackground``) while the writer goes
+/// on, and hashed with the other tars' chunks in ``MD5Lanes``.
 final class IndexingHandle: DatasetFileHandle {
     private let base: any DatasetFileHandle
     private let indexes: ShardIndexes
-    private let reader = ChunkReader()
-    private let background = SerialBackground(label: "fetch-gallery.tar-md5", backlog: 4)
+    private let lanes: MD5Lanes
+    private let md5: MD5Lanes.Stream
+    private let walker = ChunkWalker()
+    private let background = SerialBackground(label: "fetch-gallery.tar-walk", backlog: 2)
     private var chunk: [UInt8] = []
     private var size = 0
-    static let chunkSize = 1 << 20
+    private var closed = false
+    static let chunkSize = 512 << 10
 
-    init(base: any DatasetFileHandle, indexes: ShardIndexes) {
+    init(base: any DatasetFileHandle, indexes: ShardIndexes, lanes: MD5Lanes = .shared) {
         self.base = base
         self.indexes = indexes
+        self.lanes = lanes
+        md5 = lanes.open()
         chunk.reserveCapacity(Self.chunkSize)
     }
 
-    deinit { background.wait() }
+    deinit {
+        background.wait()
+        if !closed { lanes.abandon(md5) }
+    }
 
     var name: String { base.name }
 
@@ -57,28 +66,27 @@ final class IndexingHandle: DatasetFileHandle {
     func close() throws(DatasetFormatError) {
         handOn()
         background.wait()
+        closed = true
+        let md5 = lanes.finish(md5)
         try base.close()
-        indexes.wrote(name, size: size, md5: reader.md5.hex(), members: reader.walker.finish())
+        indexes.wrote(name, size: size, md5: md5, members: walker.members.finish())
     }
 
     private func handOn() {
         guard !chunk.isEmpty else { return }
         let full = chunk
-        let reader = reader
-        background.async { full.withUnsafeBytes { reader.feed($0) } }
+        let (walker, lanes, md5) = (walker, lanes, md5)
+        background.async {
+            full.withUnsafeBytes { walker.members.feed($0) }
+            lanes.feed(md5, full)
+        }
         chunk = []
         chunk.reserveCapacity(Self.chunkSize)
     }
 }
 
-/// The MD5 and header walker of one tar, fed its chunks in order on its handle's ``SerialBackground`` only, and read
-/// once that is done (after ``SerialBackground/wait()``).
-private final class ChunkReader: @unchecked Sendable {
-    let md5 = DigestStream(.md5)
-    var walker = TarMembers.Walker()
-
-    func feed(_ chunk: UnsafeRawBufferPointer) {
-        md5.update(chunk)
-        walker.feed(chunk)
-    }
+/// The header walker of one tar, fed its chunks in order on its handle's ``SerialBackground`` only, and read once
+/// that is done (after ``SerialBackground/wait()``).
+private final class ChunkWalker: @unchecked Sendable {
+    var members = TarMembers.Walker()
 }

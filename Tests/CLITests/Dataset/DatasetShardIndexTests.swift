@@ -74,8 +74,9 @@ import Testing
     print(json.dumps(out))
     """#
 
-    /// What the readers found in `folder`, checked against the tars themselves.
-    func check(_ folder: String, shards: Int, _ label: String) async throws {
+    /// What the readers found in `folder`, checked against the tars themselves; returns the samples the tars hold.
+    @discardableResult
+    func check(_ folder: String, shards: Int, _ label: String) async throws -> Int {
         let r = await DownloadCLI.wait(try ProcessRunner("python3", ["-c", Self.readers, folder]), timeout: 120)
         try #require(r.exitCode == 0, "\(label): \(r.stderrText)")
         let out = try #require(try JSONSerialization.jsonObject(with: Data(r.stdoutText.utf8)) as? [String: Any])
@@ -92,6 +93,27 @@ import Testing
                 "\(label): wids shards (url, md5 ok, nsamples ok, filesize ok) \(wids)")
         let idx = out["idx"] as? [String: [Bool]] ?? [:]
         #expect(idx.count == shards && idx.values.allSatisfy { $0 == [true, true] }, "\(label): .idx equal to wds2idx's, present \(idx)")
+        return total
+    }
+
+    /// A reshape of a folder writes many shards at once (their tars' MD5s are taken together, in lanes where the
+    /// processor has them): each new tar's md5sum, count and `.idx` still hold.
+    @Test func aReshapeIntoManyShardsIndexesEachOfThem() async throws {
+        let fixture = try DatasetFixture(count: 120)
+        let list = try fixture.writeCSV()
+        let old = fixture.work.file("old")
+        let r = try await DatasetCLI.run(["--url-list", list, "--input-format", "csv", "--output-format", "webdataset",
+                                          "--output-folder", old, "--quiet"] + DatasetFixture.options)
+        try #require(r.exitCode == 0, "\(r.stderrText)")
+        let total = try await check(old, shards: 2, "download")
+        let new = fixture.work.file("new")
+        let reshaped = try await DatasetCLI.run(["--url-list", old, "--input-format", "webdataset", "--resize-mode", "no",
+                                                 "--number-sample-per-shard", "5", "--output-format", "webdataset",
+                                                 "--output-folder", new, "--quiet"])
+        try #require(reshaped.exitCode == 0, "\(reshaped.stderrText)")
+        let shards = (total + 4) / 5
+        #expect(shards > 16, "\(total) samples")
+        #expect(try await check(new, shards: shards, "reshape") == total)
     }
 
     @Test func trainersReadTheIndexesAfterARunAResumeAndARetry() async throws {
