@@ -13,12 +13,13 @@ struct CheckedTar {
 
     let path: String
     let members: [Member]
+    /// The tar, open for its members' reads (and its samples' images: ``DatasetReshapeSource/file``).
+    let file: OpenShardFile
 
     init(path: String) throws(DatasetError) {
         self.path = path
-        let fd: Int32
-        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch { throw .unreadableInput(path: path, reason: error.message) }
-        defer { Syscall.closeQuietly(fd) }
+        let file = try OpenShardFile(path: path)
+        self.file = file
         guard let fileSize = Syscall.fileSize(path) else { throw .unreadableInput(path: path, reason: "not a regular file") }
         var members: [Member] = []
         var offset: Int64 = 0
@@ -29,7 +30,7 @@ struct CheckedTar {
                 throw .unreadableInput(path: path, reason: "the tar is cut short: it ends at byte \(fileSize) without its end-of-archive block"
                     + (members.last.map { " (last whole member: \($0.name))" } ?? ""))
             }
-            let header = try Self.read(fd, count: 512, at: offset, path: path)
+            let header = try file.read(count: 512, at: offset)
             if header.allSatisfy({ $0 == 0 }) { break }
             guard Self.checksumHolds(header) else {
                 throw .unreadableInput(path: path, reason: offset == 0 ? "not a tar file (its first block is not a tar header)"
@@ -48,7 +49,7 @@ struct CheckedTar {
             }
             let type = header[156]
             if type == UInt8(ascii: "x") {
-                paxName = TarIndex.paxPath(try Self.read(fd, count: size, at: data, path: path))
+                paxName = TarIndex.paxPath(try file.read(count: size, at: data))
             } else {
                 if type == UInt8(ascii: "0") || type == 0 { members.append(Member(name: name, offset: data, size: size)) }
                 paxName = nil
@@ -60,19 +61,7 @@ struct CheckedTar {
 
     /// The bytes of `member`.
     func read(_ member: Member) throws(DatasetError) -> [UInt8] {
-        let fd: Int32
-        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch { throw .unreadableInput(path: path, reason: error.message) }
-        defer { Syscall.closeQuietly(fd) }
-        return try Self.read(fd, count: member.size, at: member.offset, path: path)
-    }
-
-    private static func read(_ fd: Int32, count: Int, at offset: Int64, path: String) throws(DatasetError) -> [UInt8] {
-        let bytes: [UInt8]
-        do { bytes = try Syscall.read(fd, count: count, at: offset, path: path) } catch {
-            throw .unreadableInput(path: path, reason: error.message)
-        }
-        guard bytes.count == count else { throw .unreadableInput(path: path, reason: "the tar is cut short at byte \(offset + Int64(bytes.count))") }
-        return bytes
+        try file.read(count: member.size, at: member.offset)
     }
 
     /// POSIX's header checksum: the sum of the header's bytes with the checksum field taken as spaces (some
@@ -113,5 +102,30 @@ struct CheckedTar {
         let slash = name.lastIndex(of: "/").map { name.index(after: $0) } ?? name.startIndex
         guard let dot = name[slash...].firstIndex(of: ".") else { return nil }
         return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+}
+
+/// A shard file held open while it is read: one descriptor for its headers, its metadata members and its
+/// samples' images (each read with `pread`, so the pool's threads share it), closed when the last of them lets
+/// go. A reshape opens each old shard once instead of once a member.
+final class OpenShardFile: Sendable {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws(DatasetError) {
+        self.path = path
+        do { fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC) } catch { throw .unreadableInput(path: path, reason: error.message) }
+    }
+
+    deinit { Syscall.closeQuietly(fd) }
+
+    /// `count` bytes at `offset`; a file that ends before them is an error naming the byte.
+    func read(count: Int, at offset: Int64) throws(DatasetError) -> [UInt8] {
+        let bytes: [UInt8]
+        do { bytes = try Syscall.read(fd, count: count, at: offset, path: path) } catch {
+            throw .unreadableInput(path: path, reason: error.message)
+        }
+        guard bytes.count == count else { throw .unreadableInput(path: path, reason: "the tar is cut short at byte \(offset + Int64(bytes.count))") }
+        return bytes
     }
 }

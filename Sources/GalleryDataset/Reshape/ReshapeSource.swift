@@ -23,12 +23,15 @@ public struct DatasetReshapeSource: Sendable {
     public var hashes: [String: String] = [:]
     /// The local copy of a stored shard that ``image`` is read from, kept while the sample is (nil for a folder's).
     var spool: SpooledShard?
+    /// The shard file ``image`` is in, held open by its reader (a tar's), or nil: the file is opened to be read.
+    var file: OpenShardFile?
 
     /// The image bytes.
     func load() throws(DatasetError) -> [UInt8] {
         switch image {
         case .bytes(let bytes): return bytes
         case .file(let path, let offset, let size):
+            if let file, file.path == path { return try file.read(count: size, at: offset) }
             do {
                 let fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC)
                 defer { Syscall.closeQuietly(fd) }

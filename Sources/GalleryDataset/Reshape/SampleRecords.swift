@@ -8,6 +8,8 @@ struct OldSample {
     var image: DatasetReshapeSource.Image?
     var json: (() throws(DatasetError) -> [UInt8])?
     var caption: (() throws(DatasetError) -> [UInt8])?
+    /// The shard file the image is in, held open (a tar's), or nil (it is opened when read).
+    var file: OpenShardFile?
 
     /// Takes member `ext` of the sample; false when the extension is none the sample uses.
     mutating func take(ext: String, image location: DatasetReshapeSource.Image,
@@ -49,6 +51,7 @@ struct OldSample {
         }
         var record = InputRecord(fields: fields, problem: nil, line: line)
         record.reshape = DatasetReshapeSource(image: image, key: keyText, fields: fields)
+        record.reshape?.file = self.file
         return record
     }
 
@@ -105,7 +108,7 @@ final class OldSampleReader: InputRecordReader {
         var samples: [OldSample] = []
         for member in tar.members {
             guard let (key, ext) = CheckedTar.split(member.name) else { continue }
-            if samples.last?.key != key { samples.append(OldSample(key: key)) }
+            if samples.last?.key != key { samples.append(OldSample(key: key, file: tar.file)) }
             _ = samples[samples.count - 1].take(ext: ext, image: .file(path: path, offset: member.offset, size: member.size)) { () throws(DatasetError) in
                 try tar.read(member)
             }
