@@ -8,8 +8,8 @@ import GallerySync
 /// for one, 16 at 9.2 times, 2 at 1.9 times (on the 2-CPU EPYC this was built on). The streams are the tars a
 /// dataset run writes at once, whose MD5s the wids shard index records.
 ///
-/// Without lanes (a processor without AVX-512, or `lanes` 0), each chunk is hashed by the thread that feeds it, so
-/// the streams are hashed side by side on their feeders' threads.
+/// Without lanes (a processor without AVX-512, or `lanes` 0), each chunk is hashed by OpenSSL on the thread that
+/// feeds it, so the streams are hashed side by side on their feeders' threads.
 ///
 /// A stream's chunks are hashed in the order they were fed. The thread waits until every open stream has a chunk
 /// waiting (so the lanes are full), but no longer than a stream needs: as soon as one stream has ``backlog``
@@ -27,9 +27,12 @@ public final class MD5Lanes: Sendable {
         fileprivate var digest = ""
         fileprivate let room: DispatchSemaphore
         fileprivate let done = DispatchSemaphore(value: 0)
+        /// Without lanes: OpenSSL's MD5, fed on the feeder's thread.
+        fileprivate let alone: DigestStream?
 
-        fileprivate init(backlog: Int) {
+        fileprivate init(backlog: Int, alone: Bool) {
             room = DispatchSemaphore(value: backlog)
+            self.alone = alone ? DigestStream(.md5) : nil
             fg_md5_init(state)
         }
 
@@ -46,7 +49,7 @@ public final class MD5Lanes: Sendable {
     public static var processorLanes: Int { Int(fg_md5_lanes()) }
 
     /// 16: chunks of several streams are hashed together on the lanes' thread (in AVX-512's lanes where
-    /// ``processorLanes`` is 16, else one after another); 0: each chunk on the thread that feeds it.
+    /// ``processorLanes`` is 16, else one after another); 0: each chunk by OpenSSL on the thread that feeds it.
     public let lanes: Int
     /// Chunks a stream may have waiting.
     public let backlog: Int
@@ -67,7 +70,7 @@ public final class MD5Lanes: Sendable {
 
     /// A new stream.
     public func open() -> Stream {
-        let stream = Stream(backlog: backlog)
+        let stream = Stream(backlog: backlog, alone: lanes == 0)
         guard lanes > 0 else { return stream }
         streams.withLock { $0[ObjectIdentifier(stream)] = Waiting(stream: stream) }
         let first = started.withLock { wasStarted in
@@ -81,8 +84,8 @@ public final class MD5Lanes: Sendable {
     /// Hands the next chunk of `stream` on; blocks while the stream has ``backlog`` chunks waiting.
     public func feed(_ stream: Stream, _ chunk: [UInt8]) {
         guard !chunk.isEmpty else { return }
-        guard lanes > 0 else {
-            chunk.withUnsafeBufferPointer { fg_md5_update(stream.state, $0.baseAddress, $0.count) }
+        if let alone = stream.alone {
+            chunk.withUnsafeBytes { alone.update($0) }
             return
         }
         stream.room.wait()
@@ -92,10 +95,7 @@ public final class MD5Lanes: Sendable {
 
     /// The stream's MD5 as lower-case hex, once every chunk fed has been hashed; the stream is closed after it.
     public func finish(_ stream: Stream) -> String {
-        guard lanes > 0 else {
-            close(stream)
-            return stream.digest
-        }
+        if let alone = stream.alone { return alone.hex() }
         streams.withLock { $0[ObjectIdentifier(stream)]?.finishing = true }
         wake.signal()
         stream.done.wait()
