@@ -21,10 +21,11 @@ public final class MD5Lanes: Sendable {
 
     /// One stream's MD5: fed through ``MD5Lanes/feed(_:_:)``, read with ``MD5Lanes/finish(_:)``.
     public final class Stream: @unchecked Sendable {
-        // `state` and `digest` are touched by the lanes' thread only, until `done` is signalled; `finish` reads
-        // `digest` after that.
+        // `state` is touched by the lanes' thread only (after `open` has published the stream under the lock);
+        // `digest` is set there before `done` is signalled, and read by `finish` after it (under its own lock, so
+        // ThreadSanitizer sees the hand-off).
         fileprivate let state = UnsafeMutablePointer<fg_md5>.allocate(capacity: 1)
-        fileprivate var digest = ""
+        fileprivate let digest = Locked("")
         fileprivate let room: DispatchSemaphore
         fileprivate let done = DispatchSemaphore(value: 0)
         /// Without lanes: OpenSSL's MD5, fed on the feeder's thread.
@@ -99,7 +100,7 @@ public final class MD5Lanes: Sendable {
         streams.withLock { $0[ObjectIdentifier(stream)]?.finishing = true }
         wake.signal()
         stream.done.wait()
-        return stream.digest
+        return stream.digest.withLock { $0 }
     }
 
     /// Closes a stream that will not be finished (its tar was abandoned).
@@ -164,7 +165,7 @@ public final class MD5Lanes: Sendable {
     private func close(_ stream: Stream) {
         var digest = [UInt8](repeating: 0, count: 16)
         fg_md5_final(stream.state, &digest)
-        stream.digest = Digest.hexText(digest[...])
+        stream.digest.withLock { $0 = Digest.hexText(digest[...]) }
         stream.done.signal()
     }
 }
