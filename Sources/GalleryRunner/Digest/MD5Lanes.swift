@@ -121,11 +121,12 @@ public final class MD5Lanes: Sendable {
 
     /// The next chunk of each stream that has one, and the streams to close after them, when it is time to hash:
     /// every open stream has a chunk waiting (or sixteen do), a stream's backlog is full, or a stream is finishing.
+    /// (Only streams with lanes, 16, come here.)
     private static func take(_ waiting: inout [ObjectIdentifier: Waiting], lanes: Int, backlog: Int)
         -> (batch: [(Stream, [UInt8])], finished: [Stream])? {
         let ready = waiting.values.filter { !$0.chunks.isEmpty }
         let pressed = waiting.values.contains { $0.finishing || $0.chunks.count >= backlog }
-        guard pressed || (!ready.isEmpty && ready.count >= min(max(lanes, 1), waiting.count)) else { return nil }
+        guard pressed || (!ready.isEmpty && ready.count >= min(lanes, waiting.count)) else { return nil }
         var batch: [(Stream, [UInt8])] = []
         for entry in ready {
             batch.append((entry.stream, entry.chunks[0]))
@@ -150,7 +151,7 @@ public final class MD5Lanes: Sendable {
             }
         }
         let laned = lengths.filter { $0 >= 64 }.count
-        if lanes == 16, fg_md5_lanes() == 16, laned >= 2 {
+        if Self.processorLanes == 16, laned >= 2 {
             laneBatches.withLock { if laned > 8 { $0.sixteen += 1 } else { $0.eight += 1 } }
         }
     }
