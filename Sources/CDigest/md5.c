@@ -64,14 +64,6 @@ static void keep(fg_md5 *state, const uint8_t *data, size_t length) {
     state->buffered += (uint32_t)length;
 }
 
-void fg_md5_update(fg_md5 *state, const uint8_t *data, size_t length) {
-    state->length += length;
-    fill(state, &data, &length);
-    if (length == 0) return;
-    fg_md5_blocks(state->h, data, length / 64);
-    keep(state, data + (length & ~(size_t)63), length & 63);
-}
-
 void fg_md5_update_many(fg_md5 *const *states, const uint8_t *const *data, const size_t *lengths, int count,
                         int lanes) {
     if (lanes == 16 && fg_md5_lanes() != 16) lanes = 0;
@@ -106,6 +98,10 @@ void fg_md5_update_many(fg_md5 *const *states, const uint8_t *const *data, const
         fg_md5_blocks(states[i]->h, at[i], left[i] / 64);
         keep(states[i], at[i] + (left[i] & ~(size_t)63), left[i] & 63);
     }
+}
+
+void fg_md5_update(fg_md5 *state, const uint8_t *data, size_t length) {
+    fg_md5_update_many(&state, &data, &length, 1, 0);
 }
 
 void fg_md5_final(fg_md5 *state, uint8_t digest[16]) {
