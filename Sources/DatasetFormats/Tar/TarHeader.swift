@@ -52,15 +52,11 @@ struct TarHeader {
 
     /// `width - 1` octal digits, zero-padded, then a NUL (Python's `itn` for values that fit).
     private static func putOctal(_ value: Int, at offset: Int, width: Int, into block: inout [UInt8]) {
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width - 1)
         var rest = value
-        var i = width - 2
-        while rest > 0 && i >= 0 {
-            digits[i] = UInt8(ascii: "0") + UInt8(rest & 7)
+        for i in stride(from: offset + width - 2, through: offset, by: -1) {
+            block[i] = UInt8(ascii: "0") + UInt8(rest & 7)
             rest >>= 3
-            i -= 1
         }
-        for (j, digit) in digits.enumerated() { block[offset + j] = digit }
         block[offset + width - 1] = 0
     }
 }

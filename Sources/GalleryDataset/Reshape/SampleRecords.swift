@@ -105,12 +105,13 @@ final class OldSampleReader: InputRecordReader {
     /// members grouped into samples by key. The headers are all read and checked when the shard is opened.
     static func webdataset(path: String) throws(DatasetError) -> OldSampleReader {
         let tar = try CheckedTar(path: path)
+        let reads = MemberReads(tar.file)
         var samples: [OldSample] = []
         for member in tar.members {
             guard let (key, ext) = CheckedTar.split(member.name) else { continue }
             if samples.last?.key != key { samples.append(OldSample(key: key, file: tar.file)) }
             _ = samples[samples.count - 1].take(ext: ext, image: .file(path: path, offset: member.offset, size: member.size)) { () throws(DatasetError) in
-                try tar.read(member)
+                try reads.read(member)
             }
         }
         return try OldSampleReader(path: path, samples: samples)
@@ -133,5 +134,20 @@ final class OldSampleReader: InputRecordReader {
             if taken { byKey[key] = sample }
         }
         return try OldSampleReader(path: path, samples: byKey.keys.sorted().map { byKey[$0]! })
+    }
+}
+
+/// The `.json` and `.txt` members of one tar, read in order by its reader's thread through one ``ReadWindow``:
+/// a sample's two small members come with one `pread`. A member larger than the window is read alone.
+private final class MemberReads {
+    private var window: ReadWindow
+
+    init(_ file: OpenShardFile) {
+        window = ReadWindow(file: file)
+    }
+
+    func read(_ member: CheckedTar.Member) throws(DatasetError) -> [UInt8] {
+        guard member.size <= ReadWindow.span else { return try window.file.read(count: member.size, at: member.offset) }
+        return Array(try window.read(count: member.size, at: member.offset))
     }
 }
