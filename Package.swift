@@ -148,7 +148,7 @@ let package = Package(
         // Swift Testing traits over GalleryTestSupport's harnesses (kept apart: bench-cache links GalleryTestSupport).
         .target(name: "GalleryTestTraits", dependencies: ["GalleryTestSupport"]),
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
-        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "PhotoGallery", "GalleryDataset", "GalleryRunner", "GalleryTestSupport", "GalleryTestTraits", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),

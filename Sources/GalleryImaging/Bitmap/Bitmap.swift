@@ -1,3 +1,4 @@
+import GallerySystem
 /// How the bytes of one pixel are laid out. Every format is 8 bits per channel.
 public enum PixelFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// One grey channel.
@@ -55,8 +56,7 @@ public struct Bitmap: Sendable, Equatable {
 
     /// A bitmap of the given size with every byte zero (transparent black where there is alpha).
     public init(width: Int, height: Int, format: PixelFormat) {
-        self.init(width: width, height: height, format: format,
-                  pixels: [UInt8](repeating: 0, count: width * height * format.channels))
+        self.init(width: width, height: height, format: format) { buffer in buffer.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     /// Builds a bitmap by letting `fill` write all `height * bytesPerRow` bytes, with no zeroing first.
@@ -70,6 +70,8 @@ public struct Bitmap: Sendable, Equatable {
         self.format = format
         self.bytesPerRow = stride
         self.pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // A large buffer is faulted in by huge pages where the process asked for them (HugePages).
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
             try fill(UnsafeMutableRawBufferPointer(buffer))
             initialized = count
         }

@@ -23,7 +23,10 @@ enum System {
         // freed fragments stayed resident: 113-122 MB of the arena at the peak of a PNG-heavy job of
         // 100 photos, 13 MB with this. Small photos' buffers (under 1 MB) stay in the arena, page faults
         // and all as before (the 1 MiB threshold above paid them for every buffer).
-        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 4 << 20)
+        // Those mapped bitmaps (decoded and resized photos) are faulted in by 2 MiB pages instead of 4 KiB
+        // ones where the kernel allows (HugePages): on the demo's 242 photos with display pictures, 0.55-0.60
+        // million page faults instead of 1.19 million, a second less system time.
+        HugePages.enable(forBuffersOf: 4 << 20)
     }
 }
 
