@@ -71,6 +71,8 @@ final class DNSAnswers: Sendable {
         let v6 = Task { await outcome(checked, .aaaa) }
         let a = await outcome(checked, .a)
         guard case .addresses(let ipv4) = a else { return combine(a, await v6.value, host: host, resolver: resolver) }
+        // AAAA already answered (a resolver that answers both at once): no race with a timer to set up.
+        if let aaaa = answers.cached(checked, .aaaa) { return combine(a, aaaa, host: host, resolver: resolver) }
         guard let aaaa = await first(v6, orNilAfter: resolutionDelay) else { return .success(ResolvedHost(ipv4: ipv4, ipv6: [])) }
         return combine(a, aaaa, host: host, resolver: resolver)
     }
