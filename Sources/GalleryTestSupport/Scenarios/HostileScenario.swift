@@ -39,7 +39,7 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
     public var summary: String {
         switch self {
         case .truncatedBody: "declares the full length, closes after half: partial transfer, retry or resume"
-        case .connectionReset: "TCP reset after a quarter of the body: receive error, retry or resume"
+        case .connectionReset: "TCP reset after a quarter of the body (rounded up): receive error, retry or resume"
         case .emptyReply: "closes without a byte: empty reply, retry"
         case .stalledBody: "sends 1 KiB then goes silent for 10 minutes: a low-speed or idle timeout must fire"
         case .stalledHeaders: "accepts, reads the request, never answers: a timeout must fire"
@@ -90,7 +90,9 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
         let file = FaultServer.Response.file(payload, etag: "\"v1\"", contentType: "image/jpeg")
         switch self {
         case .truncatedBody: return file.cut(afterBodyBytes: payload.count / 2)
-        case .connectionReset: return file.reset(afterBodyBytes: payload.count / 4)
+        // A quarter rounded up, so that a client resuming each try finishes on its fourth: rounded down, a photo
+        // whose size is not a multiple of 4 needed exactly the five tries the engine makes, with no try to spare.
+        case .connectionReset: return file.reset(afterBodyBytes: (payload.count + 3) / 4)
         case .emptyReply: return file.droppingConnection()
         case .stalledBody: return file.stall(afterBodyBytes: min(1024, payload.count), seconds: 600)
         case .stalledHeaders: return file.stallBeforeHeaders(seconds: 600)
