@@ -24,9 +24,6 @@ public enum HugePages {
         threshold.store(max(0, bytes), ordering: .relaxed)
     }
 
-    /// The buffers ``advise(_:)`` advises: at least this many bytes (0: none).
-    public static var minimumBytes: Int { threshold.load(ordering: .relaxed) }
-
     /// Asks for huge pages on `buffer`'s mapping, before it is written: from the 4 KiB page it starts in (the
     /// first page of its mapping, where malloc and the array keep their headers) to its end. The kernel backs
     /// with huge pages the 2 MiB-aligned stretches of that range, 4 KiB pages the rest. Nothing when the buffer

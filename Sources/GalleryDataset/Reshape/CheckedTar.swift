@@ -127,14 +127,16 @@ struct ReadWindow {
         self.file = file
     }
 
-    /// `count` bytes at `offset`, from the window when it holds them, else from a new window read there; a file
-    /// that ends before them is an error naming the byte.
+    /// `count` bytes at `offset`, from the window when it holds them, else from a new window read there (a read
+    /// larger than the window is made alone, and the window kept); a file that ends before them is an error
+    /// naming the byte.
     mutating func read(count: Int, at offset: Int64) throws(DatasetError) -> ArraySlice<UInt8> {
         if offset >= start, offset + Int64(count) <= start + Int64(bytes.count) {
             let from = Int(offset - start)
             return bytes[from..<from + count]
         }
-        bytes = try file.read(upTo: max(count, Self.span), at: offset)
+        if count > Self.span { return try file.read(count: count, at: offset)[...] }
+        bytes = try file.read(upTo: Self.span, at: offset)
         start = offset
         guard bytes.count >= count else {
             throw .unreadableInput(path: file.path, reason: "the tar is cut short at byte \(offset + Int64(bytes.count))")

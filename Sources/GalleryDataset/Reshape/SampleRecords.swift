@@ -137,8 +137,8 @@ final class OldSampleReader: InputRecordReader {
     }
 }
 
-/// The `.json` and `.txt` members of one tar, read in order by its reader's thread through one ``ReadWindow``:
-/// a sample's two small members come with one `pread`. A member larger than the window is read alone.
+/// The `.json` and `.txt` members of one tar, read in order by its reader's thread through one ``ReadWindow``
+/// (held here so the members' read closures share it): a sample's two small members come with one `pread`.
 private final class MemberReads {
     private var window: ReadWindow
 
@@ -147,7 +147,6 @@ private final class MemberReads {
     }
 
     func read(_ member: CheckedTar.Member) throws(DatasetError) -> [UInt8] {
-        guard member.size <= ReadWindow.span else { return try window.file.read(count: member.size, at: member.offset) }
-        return Array(try window.read(count: member.size, at: member.offset))
+        Array(try window.read(count: member.size, at: member.offset))
     }
 }
