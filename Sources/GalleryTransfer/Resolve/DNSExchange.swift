@@ -98,9 +98,15 @@ final class ExchangeState: @unchecked Sendable {
         sockets = try DNSSockets(families: Set(servers.map(\.address.isIPv4)))
     }
 
+    /// Queues `q` for the loop, waking it only when the queue was empty: the loop takes the whole queue after
+    /// each wake-up, so one wake-up serves every question queued before it looks (a burst of names
+    /// wakes it once rather than once a question).
     func submit(_ q: Question) {
-        incoming.withLock { $0.questions.append(q) }
-        sockets.wake()
+        let first = incoming.withLock { s in
+            s.questions.append(q)
+            return s.questions.count == 1
+        }
+        if first { sockets.wake() }
     }
 
     func stop() {
