@@ -39,4 +39,4 @@ public enum HugePages {
 
 /// glibc's `mallopt(int, int)`; `<malloc.h>` is not part of Swift's Glibc module.
 @_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32

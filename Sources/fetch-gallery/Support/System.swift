@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import GallerySystem
 
 enum System {
@@ -10,13 +11,13 @@ enum System {
     /// For long runs over many photos. Pixel buffers are megabytes and of every size; with glibc's
     /// default of up to 8 malloc arenas per core, each thread's arena keeps its own fragments, so peak
     /// memory crept up with the number of photos (~200 MB at 1,000). One arena shares the fragments
-    /// (measured at 1,000 photos: 166-183 MB). The earlier fix, an mmap threshold of 1 MiB, kept memory
-    /// as low but paid a page fault per 4 KB of every pixel buffer: about twice the system time (8 s
-    /// instead of 3-4 s over the run), time the decoders could use. Lock contention on the one arena is
-    /// not measurable with two decode workers. Call it before any other thread has allocated: a thread
-    /// that already has an arena keeps it. Large buffers bypass the arena (below).
+    /// (measured at 1,000 photos: 166-183 MB); a user's own arena limit is kept (``MallocArenas``). The
+    /// earlier fix, an mmap threshold of 1 MiB, kept memory as low but paid a page fault per 4 KB of every
+    /// pixel buffer: about twice the system time (8 s instead of 3-4 s over the run), time the decoders
+    /// could use. Call it before any other thread has allocated: a thread that already has an arena keeps
+    /// it. Large buffers bypass the arena (below).
     static func shareOneMallocArena() {
-        _ = glibcMallopt(-8 /* M_ARENA_MAX */, 1)
+        MallocArenas.shareOne(environment: ProcessInfo.processInfo.environment)
         // Buffers of 4 MiB and more (the pixels of photos over a megapixel or so) are mapped on their own
         // and given back whole when freed. glibc's default raises that threshold to the largest buffer
         // freed so far (up to 32 MiB), after which every large bitmap came from the one arena and its
@@ -29,10 +30,6 @@ enum System {
         HugePages.enable(forBuffersOf: 4 << 20)
     }
 }
-
-/// glibc's `mallopt(int, int)`; `<malloc.h>` is not part of Swift's Glibc module.
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 
 /// Stderr unbuffered (progress must appear as it happens), one write(2) per call so lines from
 /// parallel workers never interleave.
