@@ -177,6 +177,12 @@ fg_status fg_gif_read(fg_gif *ctx, uint8_t *dst, size_t stride);
 /// Frees a buffer returned by an encoder.
 void fg_free(void *p);
 
+/// libjpeg's large blocks (jpeg_memory.c): from now on, a block of `threshold` bytes or more is advised for
+/// huge pages (0: never; set it only where malloc maps such blocks on their own, as HugePages does).
+void fg_jpeg_advise_large_buffers(size_t threshold);
+/// Large blocks libjpeg has taken through our jpeg_get_large so far (for tests).
+unsigned long fg_jpeg_large_blocks(void);
+
 /// Encodes 8-bit pixels with `channels` 1 (grey), 2 (grey+alpha), 3 (RGB) or 4 (RGBA) as a baseline
 /// JPEG (progressive when asked). Alpha is flattened onto white. On success *out is malloc'd (free
 /// with fg_free).

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import GalleryKit
 import GallerySystem
 
 enum System {
@@ -27,7 +28,9 @@ enum System {
         // Those mapped bitmaps (decoded and resized photos) are faulted in by 2 MiB pages instead of 4 KiB
         // ones where the kernel allows (HugePages): on the demo's 242 photos with display pictures, 0.55-0.60
         // million page faults instead of 1.19 million, a second less system time.
-        HugePages.enable(forBuffersOf: 4 << 20)
+        // libjpeg's own large blocks (a progressive JPEG's coefficients) are advised the same way (ImageMemory):
+        // 0.35-0.38 million faults instead of 0.56 on the same job, system time 1.1-1.3 s instead of 1.6-1.7.
+        ImageMemory.adviseHugePages(forBuffersOf: 4 << 20)
     }
 }
 
