@@ -59,13 +59,16 @@ let package = Package(
         .target(name: "CHeif", dependencies: ["CCodecs"], linkerSettings: [.linkedLibrary("heif")]),
         // LittleCMS 2: transforms from a photo's colour profile to sRGB (returns errors, never longjmps).
         .target(name: "CColor", linkerSettings: [.linkedLibrary("lcms2")]),
+        // The resampler's loops, in 128-, 256- or 512-bit registers as the processor allows (asked
+        // when the process runs), the same pixels from each.
+        .target(name: "CScaling"),
         // The project's lock and continuation hand-off, both visible to ThreadSanitizer (see its files);
         // every module that locks or hands values between threads uses them instead of Synchronization's.
         // Every file system call of the project, checked (EINTR retried, errors naming the call and the path),
         // the one atomic publish and the one line reader; below every library (Scripts/check-system-layer).
         .target(name: "GallerySystem"),
         .target(name: "GallerySync", dependencies: ["GallerySystem"]),
-        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CHeif", "CColor", "GallerySync", "GallerySystem"],
+        .target(name: "GalleryImaging", dependencies: ["CCodecs", "CHeif", "CColor", "CScaling", "GallerySync", "GallerySystem"],
                 swiftSettings: optimizedImaging),
         // libunbound: full recursion from the root for `--dns recursive`.
         .systemLibrary(name: "CUnbound", providers: [.apt(["libunbound-dev"])]),
@@ -148,7 +151,7 @@ let package = Package(
         // Swift Testing traits over GalleryTestSupport's harnesses (kept apart: bench-cache links GalleryTestSupport).
         .target(name: "GalleryTestTraits", dependencies: ["GalleryTestSupport"]),
         // Test targets read their Fixtures (fuzz regression inputs) through #filePath, not as resources.
-        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "GalleryTestSupport", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
+        .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "CScaling", "GalleryTestSupport", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "PhotoGallery", "GalleryDataset", "GalleryRunner", "GalleryTestSupport", "GalleryTestTraits", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),

@@ -1,11 +1,15 @@
+import CScaling
+
 /// One scaling operation: box shrink + horizontal filter row by row into Float rows of `width`
 /// premultiplied samples, then the vertical filter into the output bitmap, row by row as the
 /// horizontal rows it needs are made (a ring of a few rows, not the whole intermediate image).
 ///
 /// A few small buffers are allocated per call (the ring, one shrunk row, integer column sums, one
-/// accumulator row), none per pixel, and the filter taps come from ``ResampleWeightsCache``; the hot
-/// loops run on raw pointers with the channel count known at compile time (see `ChannelCount`), so
-/// they carry no bounds checks and no reference counting.
+/// accumulator row), none per pixel, and the filter taps come from ``ResampleWeightsCache``. The hot
+/// loops are CScaling's (the filters, and for pixels without alpha the box shrink and the conversions
+/// to floats and back), in registers as wide as the processor has, the same pixels at every width; the
+/// alpha formats' premultiplying loops run here on raw pointers with the channel count known at compile
+/// time (see `ChannelCount`), with no bounds checks and no reference counting.
 struct ResampleJob {
     let source: Bitmap
     let width: Int
@@ -51,7 +55,7 @@ struct ResampleJob {
         let nextRow = row + rowStride
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
         let columns = UnsafeMutablePointer<UInt64>.allocate(capacity: shrinks ? source.width * C.value : 0)
-        let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.stride)
+        let taps = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: vertical.stride)
         row[shrunkWidth * C.value] = 0
         nextRow[shrunkWidth * C.value] = 0
         defer {
@@ -92,7 +96,7 @@ struct ResampleJob {
                     let w = vertical.taps(of: y)
                     // Two loops, not one: rounding lanes out of a SIMD value stays scalar, while a loop over
                     // the accumulator row in memory vectorises (see `storeRow`).
-                    filterColumns(taps, w, count: count, into: accumulator, rowLength: rowLength)
+                    fg_scaling_columns(taps, w, count, accumulator, rowLength)
                     storeRow(C.self, accumulator, into: dst + y * rowLength, pixels: width)
                 }
             }
@@ -114,14 +118,15 @@ struct ResampleJob {
         }
     }
 
-    /// Converts source row `y` to Float samples, premultiplying colour by alpha (alpha / 255).
+    /// Converts source row `y` to Float samples, premultiplying colour by alpha (alpha / 255); without
+    /// alpha, CScaling's conversion.
     @inline(__always)
     private func loadRow<C: ChannelCount>(_: C.Type, _ y: Int, from base: UnsafePointer<UInt8>,
                                           into row: UnsafeMutablePointer<Float>) {
         let n = C.value
         let line = base + y * source.bytesPerRow
         if !C.hasAlpha {
-            for i in 0..<(source.width * n) { row[i] = Float(line[i]) }
+            fg_scaling_load_row(line, row, source.width &* n)
             return
         }
         for x in 0..<source.width {
@@ -145,20 +150,20 @@ struct ResampleJob {
         let n = C.value
         let y0 = sy &* boxY
         let y1 = min(y0 &+ boxY, source.height)
+        if !C.hasAlpha {
+            fg_scaling_box_row(base, source.bytesPerRow, y0, y1, source.width, n, boxX, columns, row, width)
+            return
+        }
         let samples = source.width &* n
         columns.update(repeating: 0, count: samples)
         for y in y0..<y1 {
             let line = base + y &* source.bytesPerRow
-            if C.hasAlpha {
-                var i = 0
-                while i < samples {
-                    let alpha = UInt64(line[i &+ n &- 1])
-                    for c in 0..<(n - 1) { columns[i &+ c] &+= UInt64(line[i &+ c]) &* alpha }
-                    columns[i &+ n &- 1] &+= alpha
-                    i &+= n
-                }
-            } else {
-                for i in 0..<samples { columns[i] &+= UInt64(line[i]) }
+            var i = 0
+            while i < samples {
+                let alpha = UInt64(line[i &+ n &- 1])
+                for c in 0..<(n - 1) { columns[i &+ c] &+= UInt64(line[i &+ c]) &* alpha }
+                columns[i &+ n &- 1] &+= alpha
+                i &+= n
             }
         }
         let rows = Float(y1 - y0)
@@ -180,42 +185,6 @@ struct ResampleJob {
         }
     }
 
-    /// Vertical filter of one output row: the weighted sum of `count` filtered rows (`rows[k]` with weight
-    /// `w[k]`), taps in the inner loop over 16 contiguous samples at a time (four independent vector sums),
-    /// so the sums stay in registers.
-    @inline(__always)
-    private func filterColumns(_ rows: UnsafePointer<UnsafePointer<Float>>, _ w: UnsafePointer<Float>, count: Int,
-                               into acc: UnsafeMutablePointer<Float>, rowLength: Int) {
-        var i = 0
-        while i &+ 16 <= rowLength {
-            let sum = Self.columnSum(rows, w, count: count, at: i)
-            UnsafeMutableRawPointer(acc + i).storeBytes(of: sum, as: SIMD16<Float>.self)
-            i &+= 16
-        }
-        while i < rowLength {
-            acc[i] = Self.columnSum(rows, w, count: count, scalarAt: i)
-            i &+= 1
-        }
-    }
-
-    @inline(__always)
-    private static func columnSum(_ rows: UnsafePointer<UnsafePointer<Float>>, _ w: UnsafePointer<Float>,
-                                  count: Int, at i: Int) -> SIMD16<Float> {
-        var sum = SIMD16<Float>()
-        for k in 0..<count {
-            sum += UnsafeRawPointer(rows[k] + i).loadUnaligned(as: SIMD16<Float>.self) * w[k]
-        }
-        return sum
-    }
-
-    @inline(__always)
-    private static func columnSum(_ rows: UnsafePointer<UnsafePointer<Float>>, _ w: UnsafePointer<Float>,
-                                  count: Int, scalarAt i: Int) -> Float {
-        var sum: Float = 0
-        for k in 0..<count { sum += rows[k][i] * w[k] }
-        return sum
-    }
-
     /// Un-premultiplies, rounds and clamps one row of filtered samples into 8-bit pixels.
     /// A pixel whose alpha rounds to 0 is stored as all zeros (its colour is meaningless).
     @inline(__always)
@@ -223,7 +192,7 @@ struct ResampleJob {
                                            into dst: UnsafeMutablePointer<UInt8>, pixels: Int) {
         let n = C.value
         if !C.hasAlpha {
-            for i in 0..<(pixels * n) { dst[i] = clampToByte(acc[i]) }
+            fg_scaling_store_row(acc, dst, pixels &* n)
             return
         }
         for x in 0..<pixels {
