@@ -51,11 +51,12 @@ struct ScalingKernelTests {
         }
     }
 
+    /// Four rows into a group (`fg_scaling_interleave`), filtered together: each row's pixels as the four
+    /// partial sums define them.
     @Test(arguments: [3, 4])
-    func rowPairsAreFourPartialSums(channels: Int) {
+    func rowQuadsAreFourPartialSums(channels: Int) {
         let inputPixels = 40
-        let a = Self.floats(inputPixels * channels + 1, seed: 11)
-        let b = Self.floats(inputPixels * channels + 1, seed: 12)
+        let rows = (0..<4).map { Self.floats(inputPixels * channels + 1, seed: UInt64(11 + $0)) }
         // Outputs with 1 to 11 taps, from different starts.
         let outputs = 11
         let stride = 12
@@ -63,7 +64,7 @@ struct ScalingKernelTests {
         let count = (0..<outputs).map { $0 + 1 }
         let weights = Self.floats(outputs * stride, seed: 13).map { $0 / 255 }
         func expected(_ row: [Float]) -> [Float] {
-            var out = [Float](repeating: 0, count: outputs * channels + 1)
+            var out = [Float](repeating: 0, count: outputs * channels)
             for x in 0..<outputs {
                 for c in 0..<channels {
                     var s: [Float] = [0, 0, 0, 0]
@@ -77,14 +78,45 @@ struct ScalingKernelTests {
             return out
         }
         for level in Self.levels {
-            var outA = [Float](repeating: .nan, count: outputs * channels + 1)
-            var outB = outA
+            var group = [Float](repeating: .nan, count: inputPixels * 16)
+            // One float of padding past the last pixel: the RGB stores write 4 floats a pixel.
+            let out = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: outputs * channels + 1) }
+            defer { out.forEach { $0.deallocate() } }
             Self.at(level) {
-                fg_scaling_row_pair(a, b, &outA, &outB, first, count, weights, stride, outputs, channels)
+                for (slot, row) in rows.enumerated() { fg_scaling_interleave(row, &group, inputPixels, channels, slot) }
+                let pointers: [UnsafeMutablePointer<Float>?] = out
+                fg_scaling_row_quad(group, pointers, first, count, weights, stride, outputs, channels)
             }
-            // The float past the last pixel is the row's padding, written with a 3-channel row's fourth lane.
-            #expect(Array(outA.prefix(outputs * channels)) == Array(expected(a).prefix(outputs * channels)), "level \(level)")
-            #expect(Array(outB.prefix(outputs * channels)) == Array(expected(b).prefix(outputs * channels)), "level \(level)")
+            for j in 0..<4 {
+                let got = Array(UnsafeBufferPointer(start: out[j], count: outputs * channels))
+                #expect(got == expected(rows[j]), "level \(level), row \(j)")
+            }
+        }
+    }
+
+    /// RGB bytes of four rows loaded into a group at once: the same floats as each row interleaved on its own,
+    /// for widths on either side of the 4-pixel steps, and with a row given twice (a group of fewer rows).
+    @Test func rgbRowsLoadIntoTheirSlots() {
+        for pixels in [1, 5, 6, 7, 8, 37] {
+            let rowBytes = pixels * 3
+            let bytes = (0..<(4 * rowBytes)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ ($0 / rowBytes) &* 101) }
+            for lines in [[0, 1, 2, 3], [0, 1, 1, 1]] {
+                var expected = [Float](repeating: .nan, count: pixels * 16)
+                for (slot, j) in lines.enumerated() {
+                    let row = bytes[(j * rowBytes)..<((j + 1) * rowBytes)].map(Float.init) + [0]
+                    fg_scaling_interleave(row, &expected, pixels, 3, slot)
+                }
+                for level in Self.levels {
+                    var group = [Float](repeating: .nan, count: pixels * 16)
+                    Self.at(level) {
+                        bytes.withUnsafeBufferPointer { all in
+                            let pointers: [UnsafePointer<UInt8>?] = lines.map { all.baseAddress! + $0 * rowBytes }
+                            fg_scaling_load_group(pointers, &group, pixels)
+                        }
+                    }
+                    #expect(group == expected, "level \(level), \(pixels) pixels, rows \(lines)")
+                }
+            }
         }
     }
 
@@ -107,10 +139,20 @@ struct ScalingKernelTests {
             for level in Self.levels {
                 var columns = [UInt64](repeating: 99, count: width * channels)
                 var row = [Float](repeating: .nan, count: outWidth * channels)
+                // The same into slot 2 of a group: 16 floats a pixel, 4 of them this row's.
+                var group = [Float](repeating: -1, count: outWidth * 16)
                 Self.at(level) {
-                    fg_scaling_box_row(bytes, bytesPerRow, y0, y1, width, channels, boxX, &columns, &row, outWidth)
+                    fg_scaling_box_row(bytes, bytesPerRow, y0, y1, width, channels, boxX, &columns, &row, outWidth, channels)
+                    group.withUnsafeMutableBufferPointer { g in
+                        fg_scaling_box_row(bytes, bytesPerRow, y0, y1, width, channels, boxX, &columns, g.baseAddress! + 8,
+                                           outWidth, 16)
+                    }
                 }
                 #expect(row == expected, "level \(level), box \(boxX), rows \(y0)..<\(y1)")
+                var slot: [Float] = []
+                for x in 0..<outWidth { slot += group[(x * 16 + 8)..<(x * 16 + 8 + channels)] }
+                #expect(slot == expected, "level \(level), box \(boxX) into a group")
+                #expect((0..<outWidth).allSatisfy { x in group[x * 16] == -1 && group[x * 16 + 15] == -1 })
             }
         }
     }

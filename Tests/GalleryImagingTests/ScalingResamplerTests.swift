@@ -56,10 +56,10 @@ struct ScalingResamplerTests {
         #expect(Images.maxDifference(out, reference) <= 3)
     }
 
-    /// Colour rows are filtered horizontally two at a time: each row of an image scaled across only must be
-    /// that row scaled alone (a one-row image's row is its own pair), for an even and an odd number of rows.
-    @Test(arguments: [PixelFormat.rgb8, .rgba8], [8, 9])
-    func rowsFilteredInPairsMatchRowsFilteredAlone(format: PixelFormat, height: Int) {
+    /// Colour rows are filtered horizontally four at a time: each row of an image scaled across only must be
+    /// that row scaled alone (a one-row image's row is a group of one), for every remainder of rows by four.
+    @Test(arguments: [PixelFormat.rgb8, .rgba8], [8, 9, 10, 11])
+    func rowsFilteredInGroupsMatchRowsFilteredAlone(format: PixelFormat, height: Int) {
         let source = Images.make(width: 301, height: height, format: format) { x, y, c in
             UInt8(truncatingIfNeeded: (x &* 2_654_435_761) >> 7 ^ (y &* 40_503) ^ (c &* 97))
         }

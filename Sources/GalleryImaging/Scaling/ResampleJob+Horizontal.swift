@@ -1,10 +1,10 @@
 import CScaling
 
-/// The horizontal pass of ``ResampleJob``: shrunk rows filtered into the ring's rows, colour rows two at a
+/// The horizontal pass of ``ResampleJob``: shrunk rows filtered into the ring's rows, colour rows four at a
 /// time in one pass over the taps.
 extension ResampleJob {
     /// Horizontal filter of one shrunk row of one or two channels (grey, grey + alpha) into one intermediate row
-    /// of `weights.outputSize` pixels. Colour rows go through ``filterRowPair(_:_:_:into:_:weights:)``.
+    /// of `weights.outputSize` pixels. Colour rows go through ``filterRowQuad(_:_:into:weights:)``.
     @inline(__always)
     func filterRow<C: ChannelCount>(_: C.Type, _ row: UnsafePointer<Float>,
                                     into out: UnsafeMutablePointer<Float>, weights: ResampleWeights) {
@@ -26,20 +26,20 @@ extension ResampleJob {
         }
     }
 
-    /// Horizontal filter of two shrunk rows of three or four channels (`a` and `b`; `a` twice for a row
-    /// alone) into two intermediate rows, in one pass over the taps: each tap's position and weight are read
-    /// once for both, and both rows' pixels share one register. Each row's sums are added in the same order
-    /// whatever its pair, so a row gives the same floats either way (`fg_scaling_row_pair`, CScaling).
+    /// Horizontal filter of four shrunk rows of three or four channels, side by side in `group` (see
+    /// `fg_scaling_interleave`), into `outputs[0...3]`, in one pass over the taps: each tap's position and
+    /// weight are read once for the four, and their pixels share one register. Each row's sums are added in
+    /// the same order whatever its group, so a row gives the same floats either way (`fg_scaling_row_quad`,
+    /// CScaling).
     ///
     /// Four partial sums a row, so four taps are in flight at once instead of each waiting for the previous
-    /// add. For RGB each pixel is loaded and stored as 4 floats: the fourth reads the next pixel's red (or
-    /// the row's padding float) and is discarded, and lands on the next pixel's red, written next, or on the
-    /// row's padding (see `ringStride`).
+    /// add. For RGB each output pixel is stored as 4 floats: the fourth lands on the next pixel's red, written
+    /// next, or on the row's padding (see `ringStride`).
     @inline(__always)
-    func filterRowPair<C: ChannelCount>(_: C.Type, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
-                                        into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
+    func filterRowQuad<C: ChannelCount>(_: C.Type, _ group: UnsafePointer<Float>,
+                                        into outputs: UnsafePointer<UnsafeMutablePointer<Float>?>,
                                         weights: ResampleWeights) {
-        fg_scaling_row_pair(a, b, outA, outB, weights.first, weights.count, weights.weights, weights.stride,
+        fg_scaling_row_quad(group, outputs, weights.first, weights.count, weights.weights, weights.stride,
                             weights.outputSize, C.value)
     }
 }

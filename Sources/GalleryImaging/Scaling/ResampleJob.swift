@@ -40,27 +40,34 @@ struct ResampleJob {
         let vertical = weights.weights(inputSize: shrunkHeight, inputExtent: (extentY ?? Double(source.height)) / Double(boxY),
                                        outputSize: height, filter: filter)
         let rowLength = width * C.value
-        // Colour rows are filtered horizontally two at a time (one pass over the taps for both: see
-        // `filterRowPair`), the second one row ahead of need, so the ring holds one row more.
-        let pairs = C.value >= 3
-        let ringRows = vertical.ringRows + (pairs ? 1 : 0)
+        // Colour rows are filtered horizontally four at a time (one pass over the taps for the four: see
+        // `filterRowQuad`), up to three rows ahead of need, so the ring holds three rows more.
+        let quads = C.value >= 3
+        let ringRows = vertical.ringRows + (quads ? 3 : 0)
         // Rows of the ring are padded by one float: the RGB horizontal filter stores 4 lanes per pixel.
         let ringStride = rowLength + 1
         // Scratch, uninitialised (every float is written before it is read): the ring of filtered rows,
-        // two shrunk rows (+1 float of padding each: the RGB horizontal filter loads 4 lanes at the last
-        // pixel), one accumulator row, the integer column sums of the box shrink, the tap row pointers.
+        // one shrunk row (+1 float of padding: an RGB pixel is read as 4 floats), one accumulator row, the integer column sums of the box shrink, the tap row
+        // pointers; for colour, the four shrunk rows side by side (16 floats a pixel), where a group of
+        // fewer than four (the bottom rows) leaves the rest as they were, filtered into a spare row.
         let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * ringStride)
-        let rowStride = shrunkWidth * C.value + 1
-        let row = UnsafeMutablePointer<Float>.allocate(capacity: 2 * rowStride)
-        let nextRow = row + rowStride
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: shrunkWidth * C.value + 1)
+        row[shrunkWidth * C.value] = 0
+        let group = UnsafeMutablePointer<Float>.allocate(capacity: quads ? shrunkWidth * 16 : 0)
+        group.initialize(repeating: 0, count: quads ? shrunkWidth * 16 : 0)
+        let spare = UnsafeMutablePointer<Float>.allocate(capacity: quads ? ringStride : 0)
+        let outputs = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: 4)
+        let lines = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 4)
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
         let columns = UnsafeMutablePointer<UInt64>.allocate(capacity: shrinks ? source.width * C.value : 0)
         let taps = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: vertical.stride)
-        row[shrunkWidth * C.value] = 0
-        nextRow[shrunkWidth * C.value] = 0
         defer {
             ring.deallocate()
             row.deallocate()
+            group.deallocate()
+            spare.deallocate()
+            outputs.deallocate()
+            lines.deallocate()
             accumulator.deallocate()
             columns.deallocate()
             taps.deallocate()
@@ -76,21 +83,27 @@ struct ResampleJob {
                     let first = vertical.first[y]
                     let count = vertical.count[y]
                     while produced < first + count {
-                        shrunkRow(C.self, produced, from: base, columns: columns, into: row, width: shrunkWidth)
-                        let out = ring + (produced % ringRows) * ringStride
-                        guard pairs else {
-                            filterRow(C.self, row, into: out, weights: horizontal)
+                        guard quads else {
+                            shrunkRow(C.self, produced, from: base, columns: columns, into: row, width: shrunkWidth)
+                            filterRow(C.self, row, into: ring + (produced % ringRows) * ringStride, weights: horizontal)
                             produced += 1
                             continue
                         }
-                        // The last row, when no row follows it, is its own pair.
-                        let paired = produced + 1 < shrunkHeight
-                        if paired {
-                            shrunkRow(C.self, produced + 1, from: base, columns: columns, into: nextRow, width: shrunkWidth)
+                        let rows = min(4, shrunkHeight - produced)
+                        for j in 0..<4 {
+                            outputs[j] = j < rows ? ring + ((produced + j) % ringRows) * ringStride : spare
                         }
-                        filterRowPair(C.self, row, paired ? nextRow : row, into: out,
-                                      paired ? ring + ((produced + 1) % ringRows) * ringStride : out, weights: horizontal)
-                        produced += paired ? 2 : 1
+                        if C.hasAlpha || shrinks {
+                            for j in 0..<rows {
+                                groupRow(C.self, produced + j, from: base, columns: columns, through: row,
+                                         into: group, slot: j, width: shrunkWidth)
+                            }
+                        } else {
+                            for j in 0..<4 { lines[j] = base + min(produced + j, shrunkHeight - 1) * source.bytesPerRow }
+                            fg_scaling_load_group(lines, group, shrunkWidth)
+                        }
+                        filterRowQuad(C.self, group, into: outputs, weights: horizontal)
+                        produced += rows
                     }
                     for k in 0..<count { taps[k] = UnsafePointer(ring + ((first + k) % ringRows) * ringStride) }
                     let w = vertical.taps(of: y)
@@ -115,6 +128,23 @@ struct ResampleJob {
             boxShrinkRow(C.self, sy, from: base, columns: columns, into: row, width: width)
         } else {
             loadRow(C.self, sy, from: base, into: row)
+        }
+    }
+
+    /// Shrunk row `sy` into slot `slot` of the group of four (see `fg_scaling_interleave`) when it is box
+    /// shrunk or premultiplied: RGB averaged straight into the slot, premultiplied formats through `row`.
+    /// (RGB rows not shrunk go in four at a time: `fg_scaling_load_group`.)
+    @inline(__always)
+    private func groupRow<C: ChannelCount>(_: C.Type, _ sy: Int, from base: UnsafePointer<UInt8>,
+                                           columns: UnsafeMutablePointer<UInt64>, through row: UnsafeMutablePointer<Float>,
+                                           into group: UnsafeMutablePointer<Float>, slot: Int, width: Int) {
+        if C.hasAlpha {
+            shrunkRow(C.self, sy, from: base, columns: columns, into: row, width: width)
+            fg_scaling_interleave(row, group, width, C.value, slot)
+        } else {
+            let y0 = sy &* boxY
+            fg_scaling_box_row(base, source.bytesPerRow, y0, min(y0 &+ boxY, source.height), source.width, C.value, boxX,
+                               columns, group + slot &* 4, width, 16)
         }
     }
 
@@ -151,7 +181,7 @@ struct ResampleJob {
         let y0 = sy &* boxY
         let y1 = min(y0 &+ boxY, source.height)
         if !C.hasAlpha {
-            fg_scaling_box_row(base, source.bytesPerRow, y0, y1, source.width, n, boxX, columns, row, width)
+            fg_scaling_box_row(base, source.bytesPerRow, y0, y1, source.width, n, boxX, columns, row, width, n)
             return
         }
         let samples = source.width &* n
