@@ -14,3 +14,17 @@ import Testing
         #expect(!MallocArenas.shareOne(environment: ["MALLOC_ARENA_MAX": "4"]))
     }
 }
+
+/// The trim threshold likewise: ours only where the user set no trim threshold of glibc's.
+@Suite struct MallocTrimTests {
+    @Test func aThresholdTheUserSetIsKept() {
+        #expect(!MallocTrim.userSetsThreshold([:]))
+        #expect(!MallocTrim.userSetsThreshold(["MALLOC_ARENA_MAX": "1", "GLIBC_TUNABLES": "glibc.malloc.arena_max=1"]))
+        #expect(MallocTrim.userSetsThreshold(["MALLOC_TRIM_THRESHOLD_": "65536"]))
+        #expect(MallocTrim.userSetsThreshold(["GLIBC_TUNABLES": "glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=0"]))
+        #expect(!MallocTrim.userSetsThreshold(["GLIBC_TUNABLES": "glibc.malloc.top_pad=0"]))
+        #expect(!MallocTrim.keep(upTo: 8 << 20, environment: ["MALLOC_TRIM_THRESHOLD_": "65536"]))
+        // glibc takes it (mallopt answers 1); with this process's own environment unless it sets one.
+        #expect(MallocTrim.keep(upTo: 8 << 20, environment: [:]))
+    }
+}
