@@ -1,4 +1,4 @@
-// The resampler's two filter loops (see fg_scaling.h), written once with the compiler's vector types and built
+// The resampler's loops (see fg_scaling.h), written once with the compiler's vector types and built
 // three times: for any x86-64 (128-bit registers), for AVX2 and for AVX-512 by function attributes. The wider
 // builds are called only after the processor has been asked, so the library still runs without them.
 //
@@ -177,59 +177,38 @@ INLINE void box_body(const uint8_t *base, long bytes_per_row, long y0, long y1, 
      : (n) == 3             ? box_body(base, bpr, y0, y1, sw, 3, bx, cols, row, width, 3)                          \
                             : box_body(base, bpr, y0, y1, sw, n, bx, cols, row, width, ps))
 
-static void load_base(const uint8_t *line, float *row, long samples) { load_body(line, row, samples); }
-static void store_base(const float *acc, uint8_t *dst, long samples) { store_body(acc, dst, samples); }
-static void box_base(const uint8_t *base, long bpr, long y0, long y1, long sw, long n, long bx, uint64_t *cols,
-                     float *row, long width, long ps) {
-    BOX(base, bpr, y0, y1, sw, n, bx, cols, row, width, ps);
-}
-static void load_group_base(const uint8_t *const *lines, float *group, long pixels) {
-    load_group_body(lines, group, pixels);
-}
-static void columns_base(const float *const *rows, const float *w, long count, float *acc, long length) {
-    columns_body(rows, w, count, acc, length);
-}
-static void row_quad_base(const float *g, float *const *out, const long *first, const long *count,
-                          const float *weights, long stride, long size, long n) {
-    ROW_QUAD(g, out, first, count, weights, stride, size, n);
-}
-static void interleave_base(const float *row, float *group, long pixels, long n, long slot) {
-    INTERLEAVE(row, group, pixels, n, slot);
-}
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define WIDE(name, features)                                                                                         \
-    __attribute__((target(features))) static void columns_##name(const float *const *rows, const float *w,          \
-                                                               long count, float *acc, long length) {             \
+/// The seven kernels of one width, each a function built with `attributes` (a target, or nothing for the base).
+#define KERNELS(name, attributes)                                                                                  \
+    attributes static void columns_##name(const float *const *rows, const float *w, long count, float *acc,      \
+                                          long length) {                                                          \
         columns_body(rows, w, count, acc, length);                                                                 \
     }                                                                                                              \
-    __attribute__((target(features))) static void row_quad_##name(const float *g, float *const *out,              \
-                                                                const long *first, const long *count,             \
-                                                                const float *weights, long stride, long size,     \
-                                                                long n) {                                         \
+    attributes static void row_quad_##name(const float *g, float *const *out, const long *first, const long *count, \
+                                           const float *weights, long stride, long size, long n) {                \
         ROW_QUAD(g, out, first, count, weights, stride, size, n);                                                  \
     }                                                                                                              \
-    __attribute__((target(features))) static void interleave_##name(const float *row, float *group, long pixels,  \
-                                                                  long n, long slot) {                            \
+    attributes static void interleave_##name(const float *row, float *group, long pixels, long n, long slot) {   \
         INTERLEAVE(row, group, pixels, n, slot);                                                                   \
     }                                                                                                              \
-    __attribute__((target(features))) static void load_##name(const uint8_t *line, float *row, long samples) {   \
+    attributes static void load_##name(const uint8_t *line, float *row, long samples) {                           \
         load_body(line, row, samples);                                                                             \
     }                                                                                                              \
-    __attribute__((target(features))) static void store_##name(const float *acc, uint8_t *dst, long samples) {   \
+    attributes static void store_##name(const float *acc, uint8_t *dst, long samples) {                           \
         store_body(acc, dst, samples);                                                                             \
     }                                                                                                              \
-    __attribute__((target(features))) static void box_##name(const uint8_t *base, long bpr, long y0, long y1,    \
-                                                             long sw, long n, long bx, uint64_t *cols,           \
-                                                             float *row, long width, long ps) {                  \
+    attributes static void box_##name(const uint8_t *base, long bpr, long y0, long y1, long sw, long n, long bx,  \
+                                      uint64_t *cols, float *row, long width, long ps) {                          \
         BOX(base, bpr, y0, y1, sw, n, bx, cols, row, width, ps);                                                   \
     }                                                                                                              \
-    __attribute__((target(features))) static void load_group_##name(const uint8_t *const *lines, float *group,   \
-                                                                  long pixels) {                                  \
+    attributes static void load_group_##name(const uint8_t *const *lines, float *group, long pixels) {           \
         load_group_body(lines, group, pixels);                                                                     \
     }
-WIDE(avx2, "avx2")
-WIDE(avx512, "avx512f,avx512bw")
+
+KERNELS(base, )
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+KERNELS(avx2, __attribute__((target("avx2"))))
+KERNELS(avx512, __attribute__((target("avx512f,avx512bw"))))
 
 static int best_level(void) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return 2;
@@ -238,7 +217,6 @@ static int best_level(void) {
 #else
 static int best_level(void) { return 0; }
 #endif
-
 
 /// The level that runs; -1 until first asked. Atomic: any thread may ask first.
 static int current = -1;

@@ -47,12 +47,12 @@ struct ResampleJob {
         // Rows of the ring are padded by one float: the RGB horizontal filter stores 4 lanes per pixel.
         let ringStride = rowLength + 1
         // Scratch, uninitialised (every float is written before it is read): the ring of filtered rows,
-        // one shrunk row (+1 float of padding: an RGB pixel is read as 4 floats), one accumulator row, the integer column sums of the box shrink, the tap row
-        // pointers; for colour, the four shrunk rows side by side (16 floats a pixel), where a group of
-        // fewer than four (the bottom rows) leaves the rest as they were, filtered into a spare row.
+        // one shrunk row (grey and premultiplied formats), one accumulator row, the integer column sums of
+        // the box shrink, the tap row pointers. For colour, the four shrunk rows side by side (16 floats a
+        // pixel, zeroed once: a box-shrunk RGB row leaves its pixels' fourth float as it is), where a group
+        // of fewer than four (the bottom rows) leaves the rest as they were, filtered into a spare row.
         let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * ringStride)
-        let row = UnsafeMutablePointer<Float>.allocate(capacity: shrunkWidth * C.value + 1)
-        row[shrunkWidth * C.value] = 0
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: shrunkWidth * C.value)
         let group = UnsafeMutablePointer<Float>.allocate(capacity: quads ? shrunkWidth * 16 : 0)
         group.initialize(repeating: 0, count: quads ? shrunkWidth * 16 : 0)
         let spare = UnsafeMutablePointer<Float>.allocate(capacity: quads ? ringStride : 0)
