@@ -58,4 +58,4 @@ public enum HugePages {
 
 /// glibc's `mallopt(int, int)`; `<malloc.h>` is not part of Swift's Glibc module.
 @_silgen_name("mallopt")
-func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+@usableFromInline func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32

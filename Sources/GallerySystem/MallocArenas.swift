@@ -3,19 +3,21 @@ import Glibc
 #endif
 
 /// How many malloc arenas the process's threads share. glibc gives each thread that meets a locked arena
-/// another one, up to 8 per core; for long runs over many photos the gallery and dataset commands hold them
-/// to one (``shareOne(environment:)``), so the fragments of every thread's buffers are shared. The price is
-/// one lock: threads that allocate at once wait on it. On two cores it costs little (at 8 workers, 4 arenas
-/// gave 3x fewer voluntary context switches and 4-8% less CPU; at 2 workers, no difference); on many
-/// cores it may cost more, so a limit the user set with glibc's own settings is kept.
+/// another one, up to 8 per core, and each arena keeps its own fragments; for long runs over many photos
+/// the gallery and dataset commands hold them to one arena per worker (``limit(to:environment:set:)``).
+/// Fewer arenas than workers makes the workers wait on each other's allocations: with one arena, two
+/// workers on two cores spent 0.08 ms a photo in the kernel on the arena's lock (`futex`), 4% of the job's
+/// CPU, and the wait grows with the workers. A limit the user set with glibc's own settings is kept.
 public enum MallocArenas {
-    /// Holds the process to one arena, unless `environment` sets glibc's limit (`MALLOC_ARENA_MAX`, or
-    /// `glibc.malloc.arena_max` in `GLIBC_TUNABLES`), which glibc has then applied already. Call it before
-    /// other threads allocate: a thread keeps the arena it has. Returns whether it set the limit.
+    /// Holds the process to `count` arenas (at least one), unless `environment` sets glibc's limit
+    /// (`MALLOC_ARENA_MAX`, or `glibc.malloc.arena_max` in `GLIBC_TUNABLES`), which glibc has then applied
+    /// already. Call it before other threads allocate: a thread keeps the arena it has. `set` is glibc's
+    /// `mallopt`. Returns whether it set the limit.
     @discardableResult
-    public static func shareOne(environment: [String: String]) -> Bool {
+    public static func limit(to count: Int, environment: [String: String],
+                             set: (Int32, Int32) -> Int32 = glibcMallopt) -> Bool {
         guard !userSetsLimit(environment) else { return false }
-        return glibcMallopt(-8 /* M_ARENA_MAX */, 1) == 1
+        return set(-8 /* M_ARENA_MAX */, Int32(clamping: max(1, count))) == 1
     }
 
     /// Whether `environment` sets glibc's arena limit itself.

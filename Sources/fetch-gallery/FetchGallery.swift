@@ -43,7 +43,11 @@ struct FetchGallery: AsyncParsableCommand {
             // Before run() hops to the cooperative pool: its threads' first mallocs would each make an arena.
             // A dataset run holds large bodies and bitmaps as the gallery does (Scripts/bench-dataset's PNG-heavy
             // list: 352-355 MB at the peak against 363-375 MB without, CPU the same).
-            if command is GalleryCommand || command is DatasetCommand { System.shareOneMallocArena() }
+            if let gallery = command as? GalleryCommand {
+                System.tuneMalloc(workers: gallery.workers)
+            } else if let dataset = command as? DatasetCommand {
+                System.tuneMalloc(workers: dataset.workers > 0 ? dataset.workers : System.coreCount)
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

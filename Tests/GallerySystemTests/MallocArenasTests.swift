@@ -10,8 +10,20 @@ import Testing
         #expect(MallocArenas.userSetsLimit(["GLIBC_TUNABLES": "glibc.malloc.arena_max=4"]))
         #expect(MallocArenas.userSetsLimit(["GLIBC_TUNABLES": "glibc.malloc.trim_threshold=1:glibc.malloc.arena_max=2"]))
         #expect(!MallocArenas.userSetsLimit(["GLIBC_TUNABLES": "glibc.malloc.arena_test=2"]))
-        // Set by the user: left alone, and nothing is changed.
-        #expect(!MallocArenas.shareOne(environment: ["MALLOC_ARENA_MAX": "4"]))
+    }
+
+    /// One arena per worker, at least one; nothing asked of glibc where the user set the limit.
+    @Test func oneArenaForEachWorker() {
+        var asked: [(Int32, Int32)] = []
+        let record = { (parameter: Int32, value: Int32) -> Int32 in asked.append((parameter, value)); return 1 }
+        #expect(MallocArenas.limit(to: 16, environment: [:], set: record))
+        #expect(MallocArenas.limit(to: 0, environment: ["GLIBC_TUNABLES": "glibc.malloc.tcache_count=16"], set: record))
+        #expect(!MallocArenas.limit(to: 4, environment: ["MALLOC_ARENA_MAX": "2"], set: record))
+        #expect(!MallocArenas.limit(to: 4, environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=2"], set: record))
+        #expect(asked.map(\.0) == [-8, -8])  // M_ARENA_MAX
+        #expect(asked.map(\.1) == [16, 1])
+        // glibc takes it (mallopt answers 1).
+        #expect(MallocArenas.limit(to: 64, environment: [:]))
     }
 }
 

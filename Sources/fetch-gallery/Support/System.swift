@@ -9,19 +9,21 @@ enum System {
     /// Cores this process may run on.
     static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    /// For long runs over many photos. Pixel buffers are megabytes and of every size; with glibc's
-    /// default of up to 8 malloc arenas per core, each thread's arena keeps its own fragments, so peak
-    /// memory crept up with the number of photos (~200 MB at 1,000). One arena shares the fragments
-    /// (measured at 1,000 photos: 166-183 MB); a user's own arena limit is kept (``MallocArenas``). The
-    /// earlier fix, an mmap threshold of 1 MiB, kept memory as low but paid a page fault per 4 KB of every
-    /// pixel buffer: about twice the system time (8 s instead of 3-4 s over the run), time the decoders
-    /// could use. Call it before any other thread has allocated: a thread that already has an arena keeps
-    /// it. Large buffers bypass the arena (below).
-    static func shareOneMallocArena() {
-        MallocArenas.shareOne(environment: ProcessInfo.processInfo.environment)
+    /// For long runs over many photos, with `workers` threads decoding and scaling. Pixel buffers are
+    /// megabytes and of every size; with glibc's default of up to 8 malloc arenas per core, each thread's
+    /// arena keeps its own fragments, so peak memory crept up with the number of photos (~200 MB at 1,000).
+    /// One arena per worker keeps the fragments in few arenas, and spares the workers a wait on one arena's
+    /// lock (``MallocArenas``): at two workers on two cores, 2% less CPU than one arena for all the threads,
+    /// and a PNG-heavy job's peak 1 MB higher; a user's own arena limit is kept. The earlier fix, an mmap
+    /// threshold of 1 MiB, kept memory as low but paid a page fault per 4 KB of every pixel buffer: about
+    /// twice the system time (8 s instead of 3-4 s over the run), time the decoders could use. Call it
+    /// before any other thread has allocated: a thread that already has an arena keeps it. Large buffers
+    /// bypass the arenas (below).
+    static func tuneMalloc(workers: Int) {
+        MallocArenas.limit(to: workers, environment: ProcessInfo.processInfo.environment)
         // Buffers of 4 MiB and more (the pixels of photos over a megapixel or so) are mapped on their own
         // and given back whole when freed. glibc's default raises that threshold to the largest buffer
-        // freed so far (up to 32 MiB), after which every large bitmap came from the one arena and its
+        // freed so far (up to 32 MiB), after which every large bitmap came from an arena and its
         // freed fragments stayed resident: 113-122 MB of the arena at the peak of a PNG-heavy job of
         // 100 photos, 13 MB with this. Small photos' buffers (under 1 MB) stay in the arena, page faults
         // and all as before (the 1 MiB threshold above paid them for every buffer).
