@@ -44,22 +44,32 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
         let n = side, k = kept
         let table = cosines
         // Rows first: for each of the 32 rows, its 8 lowest horizontal frequencies; then columns.
+        // Through buffer pointers (an array's index checks were most of the time); the same sums in the same order.
         var rows = [Double](repeating: 0, count: n * k)
-        small.withUnsafeBytes { pixels in
-            for y in 0..<n {
-                for v in 0..<k {
-                    var sum = 0.0
-                    for x in 0..<n { sum += Double(pixels[y * small.bytesPerRow + x]) * table[v * n + x] }
-                    rows[y * k + v] = sum
-                }
-            }
-        }
         var coefficients = [Double](repeating: 0, count: k * k)
-        for u in 0..<k {
-            for v in 0..<k {
-                var sum = 0.0
-                for y in 0..<n { sum += rows[y * k + v] * table[u * n + y] }
-                coefficients[u * k + v] = sum
+        table.withUnsafeBufferPointer { table in
+            rows.withUnsafeMutableBufferPointer { rows in
+                small.withUnsafeBytes { pixels in
+                    for y in 0..<n {
+                        let line = y * small.bytesPerRow
+                        for v in 0..<k {
+                            let cosine = table.baseAddress! + v * n
+                            var sum = 0.0, x = 0
+                            while x < n { sum += Double(pixels[line + x]) * cosine[x]; x += 1 }
+                            rows[y * k + v] = sum
+                        }
+                    }
+                }
+                coefficients.withUnsafeMutableBufferPointer { coefficients in
+                    for u in 0..<k {
+                        let cosine = table.baseAddress! + u * n
+                        for v in 0..<k {
+                            var sum = 0.0, y = 0
+                            while y < n { sum += rows[y * k + v] * cosine[y]; y += 1 }
+                            coefficients[u * k + v] = sum
+                        }
+                    }
+                }
             }
         }
         let sorted = coefficients.sorted()

@@ -48,29 +48,40 @@ public struct ThumbHash: Sendable, Hashable {
         let shape = aspect ?? (w, h)
         let count = w * h
         var average = (r: 0.0, g: 0.0, b: 0.0), coverage = 0.0
-        for i in 0..<count {
-            let a = rgba[4 * i + 3]
-            average.r += a * rgba[4 * i]
-            average.g += a * rgba[4 * i + 1]
-            average.b += a * rgba[4 * i + 2]
-            coverage += a
-        }
-        if coverage > 0 { average = (average.r / coverage, average.g / coverage, average.b / coverage) }
-        let hasAlpha = coverage < Double(count)
-        let lLimit = hasAlpha ? 5.0 : 7.0
-        let longest = Double(max(shape.width, shape.height))
-        let lx = max(1, Int((lLimit * Double(shape.width) / longest).rounded()))
-        let ly = max(1, Int((lLimit * Double(shape.height) / longest).rounded()))
         var l = [Double](repeating: 0, count: count), p = l, q = l, alpha = l
-        for i in 0..<count {
-            let a = rgba[4 * i + 3]
-            let r = average.r * (1 - a) + a * rgba[4 * i]
-            let g = average.g * (1 - a) + a * rgba[4 * i + 1]
-            let b = average.b * (1 - a) + a * rgba[4 * i + 2]
-            l[i] = (r + g + b) / 3
-            p[i] = (r + g) / 2 - b
-            q[i] = r - g
-            alpha[i] = a
+        var hasAlpha = false, lx = 1, ly = 1
+        rgba.withUnsafeBufferPointer { rgba in
+            for i in 0..<count {
+                let a = rgba[4 * i + 3]
+                average.r += a * rgba[4 * i]
+                average.g += a * rgba[4 * i + 1]
+                average.b += a * rgba[4 * i + 2]
+                coverage += a
+            }
+            if coverage > 0 { average = (average.r / coverage, average.g / coverage, average.b / coverage) }
+            hasAlpha = coverage < Double(count)
+            let lLimit = hasAlpha ? 5.0 : 7.0
+            let longest = Double(max(shape.width, shape.height))
+            lx = max(1, Int((lLimit * Double(shape.width) / longest).rounded()))
+            ly = max(1, Int((lLimit * Double(shape.height) / longest).rounded()))
+            l.withUnsafeMutableBufferPointer { l in
+                p.withUnsafeMutableBufferPointer { p in
+                    q.withUnsafeMutableBufferPointer { q in
+                        alpha.withUnsafeMutableBufferPointer { alpha in
+                            for i in 0..<count {
+                                let a = rgba[4 * i + 3]
+                                let r = average.r * (1 - a) + a * rgba[4 * i]
+                                let g = average.g * (1 - a) + a * rgba[4 * i + 1]
+                                let b = average.b * (1 - a) + a * rgba[4 * i + 2]
+                                l[i] = (r + g + b) / 3
+                                p[i] = (r + g) / 2 - b
+                                q[i] = r - g
+                                alpha[i] = a
+                            }
+                        }
+                    }
+                }
+            }
         }
         let lChannel = Self.encode(l, width: w, height: h, nx: max(3, lx), ny: max(3, ly))
         let pChannel = Self.encode(p, width: w, height: h, nx: 3, ny: 3)
@@ -101,26 +112,43 @@ public struct ThumbHash: Sendable, Hashable {
     private static func encode(_ channel: [Double], width w: Int, height h: Int, nx: Int, ny: Int)
         -> (dc: Double, ac: [Double], scale: Double) {
         let fx = cosines(count: nx, size: w), fy = cosines(count: ny, size: h)
+        // Through buffer pointers: the loops over arrays checked every index and stepped their ranges through
+        // Equatable's witness, most of the hash's time. The same sums in the same order.
         var rows = [Double](repeating: 0, count: nx * h)
-        for y in 0..<h {
-            for cx in 0..<nx {
-                var sum = 0.0
-                for x in 0..<w { sum += channel[y * w + x] * fx[cx * w + x] }
-                rows[cx * h + y] = sum
+        channel.withUnsafeBufferPointer { channel in
+            fx.withUnsafeBufferPointer { fx in
+                rows.withUnsafeMutableBufferPointer { rows in
+                    for y in 0..<h {
+                        let line = channel.baseAddress! + y * w
+                        for cx in 0..<nx {
+                            let cosine = fx.baseAddress! + cx * w
+                            var sum = 0.0, x = 0
+                            while x < w { sum += line[x] * cosine[x]; x += 1 }
+                            rows[cx * h + y] = sum
+                        }
+                    }
+                }
             }
         }
         var dc = 0.0, ac: [Double] = [], scale = 0.0
-        for cy in 0..<ny {
-            var cx = 0
-            while cx * ny < nx * (ny - cy) {
-                var sum = 0.0
-                for y in 0..<h { sum += rows[cx * h + y] * fy[cy * h + y] }
-                sum /= Double(w * h)
-                if cx == 0 && cy == 0 { dc = sum } else {
-                    ac.append(sum)
-                    scale = max(scale, abs(sum))
+        ac.reserveCapacity(nx * ny)
+        rows.withUnsafeBufferPointer { rows in
+            fy.withUnsafeBufferPointer { fy in
+                for cy in 0..<ny {
+                    let cosine = fy.baseAddress! + cy * h
+                    var cx = 0
+                    while cx * ny < nx * (ny - cy) {
+                        let column = rows.baseAddress! + cx * h
+                        var sum = 0.0, y = 0
+                        while y < h { sum += column[y] * cosine[y]; y += 1 }
+                        sum /= Double(w * h)
+                        if cx == 0 && cy == 0 { dc = sum } else {
+                            ac.append(sum)
+                            scale = max(scale, abs(sum))
+                        }
+                        cx += 1
+                    }
                 }
-                cx += 1
             }
         }
         if scale > 0 { ac = ac.map { 0.5 + 0.5 / scale * $0 } }
@@ -143,16 +171,22 @@ public struct ThumbHash: Sendable, Hashable {
     /// Straight RGBA in 0...1 from any 8-bit bitmap.
     static func rgba(_ bitmap: Bitmap) -> [Double] {
         let channels = bitmap.format.channels
-        var out = [Double](repeating: 1, count: bitmap.width * bitmap.height * 4)
+        let (width, height, stride) = (bitmap.width, bitmap.height, bitmap.bytesPerRow)
+        let (green, blue) = channels < 3 ? (0, 0) : (1, 2)
+        let alpha = bitmap.format.hasAlpha ? channels - 1 : -1
+        var out = [Double](repeating: 1, count: width * height * 4)
         bitmap.withUnsafeBytes { source in
-            for y in 0..<bitmap.height {
-                for x in 0..<bitmap.width {
-                    let p = y * bitmap.bytesPerRow + x * channels, o = 4 * (y * bitmap.width + x)
-                    let grey = channels < 3
-                    out[o] = Double(source[p]) / 255
-                    out[o + 1] = Double(source[grey ? p : p + 1]) / 255
-                    out[o + 2] = Double(source[grey ? p : p + 2]) / 255
-                    if bitmap.format.hasAlpha { out[o + 3] = Double(source[p + channels - 1]) / 255 }
+            out.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    var p = y * stride, o = 4 * y * width
+                    for _ in 0..<width {
+                        out[o] = Double(source[p]) / 255
+                        out[o + 1] = Double(source[p + green]) / 255
+                        out[o + 2] = Double(source[p + blue]) / 255
+                        if alpha >= 0 { out[o + 3] = Double(source[p + alpha]) / 255 }
+                        p += channels
+                        o += 4
+                    }
                 }
             }
         }
