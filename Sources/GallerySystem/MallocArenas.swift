@@ -4,7 +4,8 @@ import Glibc
 
 /// How many malloc arenas the process's threads share. glibc gives each thread that meets a locked arena
 /// another one, up to 8 per core, and each arena keeps its own fragments; for long runs over many photos
-/// the gallery and dataset commands hold them to one arena per worker (``limit(to:environment:set:)``).
+/// the gallery command holds them to one arena per worker, the dataset command to one
+/// (``limit(to:environment:set:)``).
 /// Fewer arenas than workers makes the workers wait on each other's allocations: with one arena, two
 /// workers on two cores spent 0.08 ms a photo in the kernel on the arena's lock (`futex`), 4% of the job's
 /// CPU, and the wait grows with the workers. A limit the user set with glibc's own settings is kept.

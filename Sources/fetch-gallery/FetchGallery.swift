@@ -41,12 +41,14 @@ struct FetchGallery: AsyncParsableCommand {
                 prefix += " " + name
             }
             // Before run() hops to the cooperative pool: its threads' first mallocs would each make an arena.
-            // A dataset run holds large bodies and bitmaps as the gallery does (Scripts/bench-dataset's PNG-heavy
-            // list: 352-355 MB at the peak against 363-375 MB without, CPU the same).
+            // The gallery's workers get an arena each (they waited on one arena's lock). A dataset run keeps one
+            // for all: it holds large bodies and bitmaps as the gallery does, its CPU a photo stayed flat from 1
+            // to 16 workers with one arena, and an arena each raised Scripts/bench-dataset's PNG-heavy peak to
+            // 146 MB against 134, CPU the same.
             if let gallery = command as? GalleryCommand {
-                System.tuneMalloc(workers: gallery.workers)
-            } else if let dataset = command as? DatasetCommand {
-                System.tuneMalloc(workers: dataset.workers > 0 ? dataset.workers : System.coreCount)
+                System.tuneMalloc(arenas: gallery.workers)
+            } else if command is DatasetCommand {
+                System.tuneMalloc(arenas: 1)
             }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

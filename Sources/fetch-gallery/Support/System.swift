@@ -9,7 +9,7 @@ enum System {
     /// Cores this process may run on.
     static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    /// For long runs over many photos, with `workers` threads decoding and scaling. Pixel buffers are
+    /// For long runs over many photos, with `arenas` malloc arenas (one per worker, or one). Pixel buffers are
     /// megabytes and of every size; with glibc's default of up to 8 malloc arenas per core, each thread's
     /// arena keeps its own fragments, so peak memory crept up with the number of photos (~200 MB at 1,000).
     /// One arena per worker keeps the fragments in few arenas, and spares the workers a wait on one arena's
@@ -19,8 +19,8 @@ enum System {
     /// twice the system time (8 s instead of 3-4 s over the run), time the decoders could use. Call it
     /// before any other thread has allocated: a thread that already has an arena keeps it. Large buffers
     /// bypass the arenas (below).
-    static func tuneMalloc(workers: Int) {
-        MallocArenas.limit(to: workers, environment: ProcessInfo.processInfo.environment)
+    static func tuneMalloc(arenas: Int) {
+        MallocArenas.limit(to: arenas, environment: ProcessInfo.processInfo.environment)
         // Buffers of 4 MiB and more (the pixels of photos over a megapixel or so) are mapped on their own
         // and given back whole when freed. glibc's default raises that threshold to the largest buffer
         // freed so far (up to 32 MiB), after which every large bitmap came from an arena and its
