@@ -36,8 +36,10 @@ enum System {
         // The buffers under that threshold come from the heap. Freed at its top, glibc gave back all but 128 KiB
         // after every photo, and the next photo faulted them in again. Keeping 8 MiB: on the same job 0.30
         // million faults instead of 0.36, system time 1.16-1.25 s instead of 1.45-1.69, the peak the same.
-        // (64 MiB took the PNG-heavy set's peak to 201 MB.)
-        MallocTrim.keep(upTo: 8 << 20, environment: ProcessInfo.processInfo.environment)
+        // (64 MiB took the PNG-heavy set's peak to 201 MB.) Each arena keeps its own, so the 8 MiB are shared
+        // out among the arenas, at least 1 MiB each: 8 MiB in each of two arenas took that peak to 179-223 MB
+        // over 6 rounds, 4 MiB each to 177-198 (one arena with 8 MiB: 166-200).
+        MallocTrim.keep(upTo: max(1 << 20, (8 << 20) / max(1, arenas)), environment: ProcessInfo.processInfo.environment)
     }
 }
 
