@@ -48,40 +48,29 @@ public struct ThumbHash: Sendable, Hashable {
         let shape = aspect ?? (w, h)
         let count = w * h
         var average = (r: 0.0, g: 0.0, b: 0.0), coverage = 0.0
+        for i in 0..<count {
+            let a = rgba[4 * i + 3]
+            average.r += a * rgba[4 * i]
+            average.g += a * rgba[4 * i + 1]
+            average.b += a * rgba[4 * i + 2]
+            coverage += a
+        }
+        if coverage > 0 { average = (average.r / coverage, average.g / coverage, average.b / coverage) }
+        let hasAlpha = coverage < Double(count)
+        let lLimit = hasAlpha ? 5.0 : 7.0
+        let longest = Double(max(shape.width, shape.height))
+        let lx = max(1, Int((lLimit * Double(shape.width) / longest).rounded()))
+        let ly = max(1, Int((lLimit * Double(shape.height) / longest).rounded()))
         var l = [Double](repeating: 0, count: count), p = l, q = l, alpha = l
-        var hasAlpha = false, lx = 1, ly = 1
-        rgba.withUnsafeBufferPointer { rgba in
-            for i in 0..<count {
-                let a = rgba[4 * i + 3]
-                average.r += a * rgba[4 * i]
-                average.g += a * rgba[4 * i + 1]
-                average.b += a * rgba[4 * i + 2]
-                coverage += a
-            }
-            if coverage > 0 { average = (average.r / coverage, average.g / coverage, average.b / coverage) }
-            hasAlpha = coverage < Double(count)
-            let lLimit = hasAlpha ? 5.0 : 7.0
-            let longest = Double(max(shape.width, shape.height))
-            lx = max(1, Int((lLimit * Double(shape.width) / longest).rounded()))
-            ly = max(1, Int((lLimit * Double(shape.height) / longest).rounded()))
-            l.withUnsafeMutableBufferPointer { l in
-                p.withUnsafeMutableBufferPointer { p in
-                    q.withUnsafeMutableBufferPointer { q in
-                        alpha.withUnsafeMutableBufferPointer { alpha in
-                            for i in 0..<count {
-                                let a = rgba[4 * i + 3]
-                                let r = average.r * (1 - a) + a * rgba[4 * i]
-                                let g = average.g * (1 - a) + a * rgba[4 * i + 1]
-                                let b = average.b * (1 - a) + a * rgba[4 * i + 2]
-                                l[i] = (r + g + b) / 3
-                                p[i] = (r + g) / 2 - b
-                                q[i] = r - g
-                                alpha[i] = a
-                            }
-                        }
-                    }
-                }
-            }
+        for i in 0..<count {
+            let a = rgba[4 * i + 3]
+            let r = average.r * (1 - a) + a * rgba[4 * i]
+            let g = average.g * (1 - a) + a * rgba[4 * i + 1]
+            let b = average.b * (1 - a) + a * rgba[4 * i + 2]
+            l[i] = (r + g + b) / 3
+            p[i] = (r + g) / 2 - b
+            q[i] = r - g
+            alpha[i] = a
         }
         let lChannel = Self.encode(l, width: w, height: h, nx: max(3, lx), ny: max(3, ly))
         let pChannel = Self.encode(p, width: w, height: h, nx: 3, ny: 3)

@@ -13,8 +13,8 @@ enum System {
     /// megabytes and of every size; with glibc's default of up to 8 malloc arenas per core, each thread's
     /// arena keeps its own fragments, so peak memory crept up with the number of photos (~200 MB at 1,000).
     /// One arena per worker keeps the fragments in few arenas, and spares the workers a wait on one arena's
-    /// lock (``MallocArenas``): at two workers on two cores, 2% less CPU than one arena for all the threads,
-    /// and a PNG-heavy job's peak 1 MB higher; a user's own arena limit is kept. The earlier fix, an mmap
+    /// lock (``MallocArenas``): at two workers on two cores, 2-3% less CPU than one arena for all the threads,
+    /// and the PNG-heavy job's peak the same in the median (below); a user's own arena limit is kept. The earlier fix, an mmap
     /// threshold of 1 MiB, kept memory as low but paid a page fault per 4 KB of every pixel buffer: about
     /// twice the system time (8 s instead of 3-4 s over the run), time the decoders could use. Call it
     /// before any other thread has allocated: a thread that already has an arena keeps it. Large buffers
@@ -38,7 +38,7 @@ enum System {
         // million faults instead of 0.36, system time 1.16-1.25 s instead of 1.45-1.69, the peak the same.
         // (64 MiB took the PNG-heavy set's peak to 201 MB.) Each arena keeps its own, so the 8 MiB are shared
         // out among the arenas, at least 1 MiB each: 8 MiB in each of two arenas took that peak to 179-223 MB
-        // over 6 rounds, 4 MiB each to 177-198 (one arena with 8 MiB: 166-200).
+        // over 6 rounds; 4 MiB each, 173-214 over 14 (median 184.5; one arena with 8 MiB: 165-199, 186.5).
         MallocTrim.keep(upTo: max(1 << 20, (8 << 20) / max(1, arenas)), environment: ProcessInfo.processInfo.environment)
     }
 }
