@@ -19,15 +19,14 @@ final class ResampleWeightsCache: Sendable {
     }
 
     private struct Storage {
-        var entries: [Key: (weights: ResampleWeights, used: UInt64)] = [:]
-        var clock: UInt64 = 0
+        var entries: LRUTable<Key, ResampleWeights>
         var hits = 0
         var misses = 0
     }
 
     /// Most entries kept.
     let capacity: Int
-    private let storage = Locked(Storage())
+    private let storage: Locked<Storage>
 
     /// The process-wide cache every `Resampler` uses.
     static let shared = ResampleWeightsCache(capacity: 256)
@@ -35,31 +34,27 @@ final class ResampleWeightsCache: Sendable {
     init(capacity: Int) {
         precondition(capacity > 0)
         self.capacity = capacity
+        storage = Locked(Storage(entries: LRUTable(countLimit: capacity)))
     }
 
     /// The taps for mapping `inputSize` samples covering `inputExtent` onto `outputSize` with `filter`,
     /// from the cache or computed now (outside the lock, so threads never wait on each other's `sin`).
+    /// Finding, using and dropping an entry take constant time (``LRUTable``): most photos of a varied
+    /// list have a size of their own, so nearly every photo stores two entries and drops two.
     func weights(inputSize: Int, inputExtent: Double, outputSize: Int, filter: ResampleFilter) -> ResampleWeights {
         let key = Key(inputSize: inputSize, inputExtent: inputExtent.bitPattern, outputSize: outputSize, filter: filter)
         let found: ResampleWeights? = storage.withLock { s in
-            s.clock &+= 1
-            guard let entry = s.entries[key] else {
+            guard let weights = s.entries.value(forKey: key) else {
                 s.misses += 1
                 return nil
             }
             s.hits += 1
-            s.entries[key] = (entry.weights, s.clock)
-            return entry.weights
+            return weights
         }
         if let found { return found }
         let made = ResampleWeights(inputSize: inputSize, inputExtent: inputExtent, outputSize: outputSize, filter: filter)
-        storage.withLock { s in
-            if s.entries[key] == nil, s.entries.count >= capacity,
-               let oldest = s.entries.min(by: { $0.value.used < $1.value.used })?.key {
-                s.entries[oldest] = nil
-            }
-            s.entries[key] = (made, s.clock)
-        }
+        // Another thread may have stored the same taps meanwhile: either copy serves.
+        storage.withLock { s in s.entries.setValue(made, forKey: key) }
         return made
     }
 

@@ -19,7 +19,12 @@ enum GalleryDocument {
                 ]),
             ]),
         ])
-        return document.render() + "\n"
+        // Grown once: a photo page is the style sheet and a few kilobytes more.
+        var out: [UInt8] = []
+        out.reserveCapacity(GalleryStyle.css.markup.utf8.count + 6 * 1024)
+        document.render(into: &out)
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Untrusted text isolated in `<bdi>`, so right-to-left marks or overrides in a name

@@ -15,8 +15,8 @@ public enum HTMLEscaping {
     }
 
     /// `escape(text)` appended to `out`.
-    static func escape(_ text: String, into out: inout String) {
-        if needsEscaping(text) { out += escapedScalars(text) } else { out += text }
+    static func escape(_ text: String, into out: inout [UInt8]) {
+        out.append(contentsOf: (needsEscaping(text) ? escapedScalars(text) : text).utf8)
     }
 
     /// Whether `text` has a byte that is not printable ASCII, or is one of the five escaped characters: the

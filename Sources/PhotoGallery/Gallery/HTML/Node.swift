@@ -55,41 +55,51 @@ public struct Node: Sendable, Hashable {
 
     /// The HTML text of this node.
     public func render() -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)  // a card or a list; a whole page reserves its own (GalleryDocument)
         render(into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    func render(into out: inout String) {
+    /// The HTML of this node appended to `out` as UTF-8: bytes, because appending to a String checks its
+    /// storage and capacity on every piece, and a page has hundreds of pieces.
+    func render(into out: inout [UInt8]) {
         switch kind {
         case let .text(text):
             HTMLEscaping.escape(text, into: &out)
         case let .trusted(html):
-            out += html.markup
+            out.append(contentsOf: html.markup.utf8)
         case let .fragment(nodes):
             for node in nodes { node.render(into: &out) }
         case let .element(tag, attributes, children):
-            // Piece by piece into `out`: joining the pieces first made a string for each `+`.
-            out += "<"
-            out += tag
+            out.append(UInt8(ascii: "<"))
+            out.append(contentsOf: tag.utf8)
             for attribute in attributes {
-                out += " "
-                out += attribute.name
-                out += "=\""
+                out.append(UInt8(ascii: " "))
+                out.append(contentsOf: attribute.name.utf8)
+                out.append(UInt8(ascii: "="))
+                out.append(UInt8(ascii: "\""))
                 HTMLEscaping.escape(attribute.value, into: &out)
-                out += "\""
+                out.append(UInt8(ascii: "\""))
             }
-            out += ">"
-            if Self.voidElements.contains(tag) { return }
+            out.append(UInt8(ascii: ">"))
+            if Self.isVoid(tag) { return }
             for child in children { child.render(into: &out) }
-            out += "</"
-            out += tag
-            out += ">"
+            out.append(UInt8(ascii: "<"))
+            out.append(UInt8(ascii: "/"))
+            out.append(contentsOf: tag.utf8)
+            out.append(UInt8(ascii: ">"))
         }
     }
 
-    /// Elements that have no content and no end tag.
-    static let voidElements: Set<String> = ["area", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"]
+    /// Whether `tag` is an element that has no content and no end tag. A `switch`, not a `Set`: a set
+    /// hashes the name (SipHash) for every element of every page.
+    static func isVoid(_ tag: String) -> Bool {
+        switch tag {
+        case "area", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr": true
+        default: false
+        }
+    }
 
     private static func isName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }

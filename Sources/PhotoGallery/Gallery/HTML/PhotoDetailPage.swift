@@ -125,11 +125,12 @@ struct PhotoDetailPage {
     private func link(_ before: String, _ neighbour: GalleryState.Entry, _ rel: String, after: String) -> Node {
         let path = GalleryNaming.photoPagePath(id: neighbour.metadata.id, name: neighbour.metadata.name)
         let image = ShownImage(neighbour, displaySize: displaySize)
+        let srcset = image?.srcset(depth: Self.depth)
         var attributes: [(String, String?)] = [
             ("href", SafeURL.relative(path, depth: Self.depth)), ("rel", rel), ("class", rel),
             ("data-src", image.map { SafeURL.relative($0.src, depth: Self.depth) }),
-            ("data-srcset", image?.srcset(depth: Self.depth)),
-            ("data-sizes", image?.srcset(depth: Self.depth) == nil ? nil : image?.sizes),
+            ("data-srcset", srcset),
+            ("data-sizes", srcset == nil ? nil : image?.sizes),
         ]
         // What the next page's <picture> offers first, so the script preloads the file it will show.
         if let image {

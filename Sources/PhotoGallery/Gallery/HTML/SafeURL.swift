@@ -18,33 +18,53 @@ public enum SafeURL {
     /// Each segment is percent-encoded, so even a name not made by `GalleryNaming` cannot
     /// turn into a scheme, a query or a step up.
     public static func relative(_ path: String, depth: Int = 0) -> String {
-        // Built as bytes, one string at the end: a page asks for a dozen of these.
-        var link: [UInt8] = []
-        link.reserveCapacity(3 * max(depth, 0) + path.utf8.count + 8)
-        for _ in 0..<max(depth, 0) { link.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "."), UInt8(ascii: "/")]) }
-        var first = true
-        for segment in path.utf8.split(separator: UInt8(ascii: "/")) {
-            if segment.elementsEqual(".".utf8) || segment.elementsEqual("..".utf8) { continue }
-            if !first { link.append(UInt8(ascii: "/")) }
-            first = false
-            appendPercentEncoded(segment, to: &link)
+        var path = path
+        return path.withUTF8 { bytes in
+            // Written as bytes into one string: a page asks for a dozen of these.
+            let ups = 3 * max(depth, 0)
+            return String(unsafeUninitializedCapacity: ups + 3 * bytes.count) { out in
+                var n = 0
+                for _ in 0..<max(depth, 0) {
+                    (out[n], out[n + 1], out[n + 2]) = (UInt8(ascii: "."), UInt8(ascii: "."), UInt8(ascii: "/"))
+                    n += 3
+                }
+                var first = true, start = 0
+                while start <= bytes.count {  // each segment, empty ones too, as split(separator:) skips them
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+                    let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    start = end + 1
+                    if segment.isEmpty || isDots(segment) { continue }
+                    if !first { out[n] = UInt8(ascii: "/"); n += 1 }
+                    first = false
+                    n = appendPercentEncoded(segment, to: out, at: n)
+                }
+                return n
+            }
         }
-        return String(decoding: link, as: UTF8.self)
+    }
+
+    /// Whether `segment` is "." or "..".
+    private static func isDots(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        segment.count <= 2 && segment.allSatisfy { $0 == UInt8(ascii: ".") }
     }
 
     /// A path segment with every byte of its UTF-8 outside the unreserved set (letters, digits,
     /// `-._~`) written `%XX`, as `addingPercentEncoding` does with that set (without Foundation's
     /// CharacterSet and bridging, a third of a photo page's rendering).
-    private static func appendPercentEncoded(_ segment: Substring.UTF8View, to bytes: inout [UInt8]) {
+    private static func appendPercentEncoded(_ segment: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>,
+                                             at start: Int) -> Int {
+        var n = start
         for byte in segment {
             if isUnreserved(byte) {
-                bytes.append(byte)
+                out[n] = byte
+                n += 1
             } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 15)])
+                (out[n], out[n + 1], out[n + 2]) = (UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)])
+                n += 3
             }
         }
+        return n
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

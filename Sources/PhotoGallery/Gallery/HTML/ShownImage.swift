@@ -46,7 +46,17 @@ struct ShownImage: Equatable {
     /// The `srcset` from a page `depth` folders down; nil with a single candidate.
     func srcset(depth: Int) -> String? {
         guard candidates.count > 1 else { return nil }
-        return candidates.map { "\(SafeURL.relative($0.path, depth: depth)) \($0.width)w" }.joined(separator: ", ")
+        // Appended in place: interpolating each candidate, then joining, made three strings a candidate.
+        var out = ""
+        out.reserveCapacity(candidates.count * 80)
+        for (i, candidate) in candidates.enumerated() {
+            if i > 0 { out += ", " }
+            out += SafeURL.relative(candidate.path, depth: depth)
+            out += " "
+            out += String(candidate.width)
+            out += "w"
+        }
+        return out
     }
 
     /// The `<img>` element, in a `<picture>` with a `<source>` per format of `sourceFormats` when every
