@@ -9,47 +9,56 @@
 ///
 /// Iterating goes from the most to the least recently used entry.
 public struct LRUTable<Key: Hashable, Value> {
-    fileprivate struct Node {
-        var key: Key
-        var previous: Int32 // towards the most recently used; -1 at the head
-        var next: Int32 // towards the least recently used; -1 at the tail
-        var cost: Int
-        var value: Value
+    @usableFromInline struct Node {
+        @usableFromInline var key: Key
+        @usableFromInline var previous: Int32 // towards the most recently used; -1 at the head
+        @usableFromInline var next: Int32 // towards the least recently used; -1 at the tail
+        @usableFromInline var cost: Int
+        @usableFromInline var value: Value
+
+        @inlinable init(key: Key, previous: Int32, next: Int32, cost: Int, value: Value) {
+            (self.key, self.previous, self.next, self.cost, self.value) = (key, previous, next, cost, value)
+        }
     }
 
-    private var slots: [Key: Int32] = [:]
-    private var nodes: [Node] = []
-    private var head: Int32 = -1
-    private var tail: Int32 = -1
+    // Inlinable, with its storage usable from inlined code: callers in other modules (the image and
+    // weights caches, one lookup and store per photo) get code specialised for their key and value, not
+    // generic calls through value witnesses.
+    @usableFromInline var slots: [Key: Int32] = [:]
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var head: Int32 = -1
+    @usableFromInline var tail: Int32 = -1
     /// The most entries kept.
     public let countLimit: Int
     /// The most the costs of the entries kept may add up to.
     public let costLimit: Int
     /// The sum of the costs of the entries held now.
-    public private(set) var totalCost = 0
+    public var totalCost: Int { costHeld }
     /// Entries dropped, least recently used first, to keep within the limits.
-    public private(set) var evictions = 0
+    public var evictions: Int { evicted }
+    @usableFromInline var costHeld = 0
+    @usableFromInline var evicted = 0
 
     /// An empty table. Both limits must not be negative; a count limit of 0 keeps nothing.
-    public init(countLimit: Int, costLimit: Int = .max) {
+    @inlinable public init(countLimit: Int, costLimit: Int = .max) {
         precondition(countLimit >= 0 && costLimit >= 0, "LRUTable: limits must not be negative")
         self.countLimit = countLimit
         self.costLimit = costLimit
     }
 
     /// The number of entries held now.
-    public var count: Int { nodes.count }
-    public var isEmpty: Bool { nodes.isEmpty }
+    @inlinable public var count: Int { nodes.count }
+    @inlinable public var isEmpty: Bool { nodes.isEmpty }
 
     /// The value for `key`, which becomes the most recently used entry.
-    public mutating func value(forKey key: Key) -> Value? {
+    @inlinable public mutating func value(forKey key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         moveToFront(slot)
         return nodes[Int(slot)].value
     }
 
     /// The value for `key`, leaving the order as it is.
-    public func peek(_ key: Key) -> Value? {
+    @inlinable public func peek(_ key: Key) -> Value? {
         slots[key].map { nodes[Int($0)].value }
     }
 
@@ -57,56 +66,56 @@ public struct LRUTable<Key: Hashable, Value> {
     /// dropping the least recently used entries the limits need room from. An entry whose cost alone is
     /// over the cost limit is dropped too, so the table never holds more than its limits. Returns whether
     /// it replaced a value under `key`.
-    @discardableResult
+    @discardableResult @inlinable
     public mutating func setValue(_ value: Value, forKey key: Key, cost: Int = 0) -> Bool {
         let cost = Swift.max(cost, 0)
         let existing = slots[key]
         if let slot = existing {
-            totalCost += cost - nodes[Int(slot)].cost
+            costHeld += cost - nodes[Int(slot)].cost
             nodes[Int(slot)].cost = cost
             nodes[Int(slot)].value = value
             moveToFront(slot)
         } else {
-            while !nodes.isEmpty, nodes.count >= countLimit || totalCost > costLimit - cost { evictTail() }
+            while !nodes.isEmpty, nodes.count >= countLimit || costHeld > costLimit - cost { evictTail() }
             precondition(nodes.count < Int32.max, "LRUTable: more than 2^31 - 1 entries")
             let slot = Int32(nodes.count)
             nodes.append(Node(key: key, previous: -1, next: -1, cost: cost, value: value))
             slots[key] = slot
             linkAtFront(slot)
-            totalCost += cost
+            costHeld += cost
         }
-        while nodes.count > countLimit || totalCost > costLimit, tail != -1 { evictTail() }
+        while nodes.count > countLimit || costHeld > costLimit, tail != -1 { evictTail() }
         return existing != nil
     }
 
     /// Removes the entry for `key` and returns its value (not counted as an eviction).
-    @discardableResult
+    @discardableResult @inlinable
     public mutating func removeValue(forKey key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         return remove(slot: slot).value
     }
 
     /// Removes every entry (not counted as evictions).
-    public mutating func removeAll() {
+    @inlinable public mutating func removeAll() {
         slots.removeAll()
         nodes.removeAll()
         head = -1
         tail = -1
-        totalCost = 0
+        costHeld = 0
     }
 
-    private mutating func evictTail() {
+    @inlinable mutating func evictTail() {
         remove(slot: tail)
-        evictions += 1
+        evicted += 1
     }
 
     /// Unlinks the slot and fills its place with the last node, so that `nodes` stays dense.
-    @discardableResult
-    private mutating func remove(slot: Int32) -> Node {
+    @discardableResult @inlinable
+    mutating func remove(slot: Int32) -> Node {
         unlink(slot)
         let removed = nodes[Int(slot)]
         slots[removed.key] = nil
-        totalCost -= removed.cost
+        costHeld -= removed.cost
         let last = Int32(nodes.count - 1)
         if slot != last {
             let moved = nodes[Int(last)]
@@ -119,13 +128,13 @@ public struct LRUTable<Key: Hashable, Value> {
         return removed
     }
 
-    private mutating func moveToFront(_ slot: Int32) {
+    @inlinable mutating func moveToFront(_ slot: Int32) {
         guard slot != head else { return }
         unlink(slot)
         linkAtFront(slot)
     }
 
-    private mutating func linkAtFront(_ slot: Int32) {
+    @inlinable mutating func linkAtFront(_ slot: Int32) {
         nodes[Int(slot)].previous = -1
         nodes[Int(slot)].next = head
         if head != -1 { nodes[Int(head)].previous = slot }
@@ -133,7 +142,7 @@ public struct LRUTable<Key: Hashable, Value> {
         if tail == -1 { tail = slot }
     }
 
-    private mutating func unlink(_ slot: Int32) {
+    @inlinable mutating func unlink(_ slot: Int32) {
         let previous = nodes[Int(slot)].previous
         let next = nodes[Int(slot)].next
         if previous != -1 { nodes[Int(previous)].next = next } else { head = next }
