@@ -83,26 +83,11 @@ public enum GalleryNaming {
     /// of other characters turned into one `-`, no leading or trailing `-`, cut to
     /// `maxLength` at a word boundary when it can be, and `photo` when nothing is left.
     public static func slug(_ name: String, maxLength: Int = 80) -> String {
-        var out = ""
-        var length = 0  // characters in `out`, all ASCII (String.count would walk it every time)
-        var pendingDash = false
-        for character in fold(name) {
-            if character.isASCII, character.isLetter || character.isNumber {
-                if pendingDash && length > 0 {
-                    out.append("-")
-                    length += 1
-                }
-                pendingDash = false
-                out.append(contentsOf: character.lowercased())
-                length += 1
-                // The result depends only on the first maxLength characters and on there being more:
-                // a 5,000-character name stops here instead of being walked to the end.
-                if length > maxLength { break }
-            } else {
-                pendingDash = true
-            }
-        }
-        if length > maxLength {
+        let folded = fold(name)
+        var out = folded.utf8.allSatisfy({ $0 < 0x80 }) ? asciiRuns(folded, maxLength: maxLength)
+            : characterRuns(folded, maxLength: maxLength)
+        // `out` is ASCII: its count is its length in bytes.
+        if out.utf8.count > maxLength {
             out = String(out.prefix(maxLength))
             // Prefer to end at a word boundary, unless that throws most of the slug away.
             if let dash = out.lastIndex(of: "-"), out.distance(from: out.startIndex, to: dash) > maxLength / 2 {
@@ -113,8 +98,59 @@ public enum GalleryNaming {
         return out.isEmpty ? String(fallbackSlug.prefix(max(maxLength, 1))) : out
     }
 
+    /// The slug's letters and digits, lower-cased, each run of anything else one `-` between them, up to
+    /// one character past `maxLength`: the result depends only on the first `maxLength` characters and on
+    /// there being more, so a 5,000-character name stops there instead of being walked to the end.
+    static func characterRuns(_ name: String, maxLength: Int) -> String {
+        var out = ""
+        var length = 0  // characters in `out`, all ASCII (String.count would walk it every time)
+        var pendingDash = false
+        for character in name {
+            if character.isASCII, character.isLetter || character.isNumber {
+                if pendingDash && length > 0 {
+                    out.append("-")
+                    length += 1
+                }
+                pendingDash = false
+                out.append(contentsOf: character.lowercased())
+                length += 1
+                if length > maxLength { break }
+            } else {
+                pendingDash = true
+            }
+        }
+        return out
+    }
+
+    /// ``characterRuns(_:maxLength:)`` for an ASCII name, a byte at a time: the ASCII letters and digits are
+    /// `[A-Za-z0-9]`, and no other ASCII character, "\r\n" included, is one (most names and every file
+    /// name of a URL list take this way; walking Characters cost a grapheme break test a byte).
+    static func asciiRuns(_ name: String, maxLength: Int) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(max(0, min(name.utf8.count, maxLength + 1)))
+        var pendingDash = false
+        for byte in name.utf8 {
+            let lower = byte | 0x20  // 'A'...'Z' to 'a'...'z'; digits already have the bit
+            let isLetter = lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+            guard isLetter || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
+                pendingDash = true
+                continue
+            }
+            if pendingDash && !out.isEmpty { out.append(UInt8(ascii: "-")) }
+            pendingDash = false
+            out.append(isLetter ? lower : byte)
+            if out.count > maxLength { break }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// `[a-z0-9]`, at most 8 characters, `bin` when nothing is left.
     static func sanitizedExtension(_ ext: String) -> String {
+        // An extension this program asks for ("jpg", "html") is already clean: returned as it is.
+        if ext.utf8.count <= 8, !ext.isEmpty,
+           ext.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }) {
+            return ext
+        }
         let clean = ext.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
         let text = String(String.UnicodeScalarView(clean.prefix(8)))
         return text.isEmpty ? "bin" : text

@@ -47,6 +47,32 @@ import Testing
         #expect(unbroken.utf8.count == 255)
     }
 
+    /// An ASCII name takes a byte-at-a-time way to its slug: on every kind of ASCII text (controls, "\r\n",
+    /// punctuation, both cases, digits) and at every limit it gives what walking its Characters gives.
+    @Test func asciiNamesSlugAsTheirCharactersDo() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "q", "M", "0", "9", " ", "-", "_", ".", "/", "@", "[", "`", "{", "~", "\r\n", "\n", "\t",
+                      "\u{0}", "\u{1F}", "\u{7F}", "!!", "Ab3"]
+        var names = ["", "-", "a", "\r\n", String(repeating: "x", count: 300), "A B C", "@[`{"]
+        for _ in 0..<3_000 {
+            names.append((0..<Int.random(in: 1...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for name in names {
+            for limit in [-1, 0, 1, 2, 7, 30, 80, 200] {
+                #expect(GalleryNaming.asciiRuns(name, maxLength: limit) == GalleryNaming.characterRuns(name, maxLength: limit),
+                        "\(Array(name.utf8)) at \(limit)")
+            }
+        }
+    }
+
+    /// A clean extension is returned as it is; any other is cleaned as before (lower case, letters and digits,
+    /// 8 at most, `bin` when none is left).
+    @Test(arguments: [("jpg", "jpg"), ("html", "html"), ("JPEG", "jpeg"), ("tar.gz", "targz"), ("abcdefghij", "abcdefgh"),
+                      ("", "bin"), ("..", "bin"), ("p\u{0}ng", "png"), ("webp", "webp"), ("\u{212A}b", "kb"), ("a1b2c3d4", "a1b2c3d4")])
+    func extensionsAreCleaned(ext: String, expected: String) {
+        #expect(GalleryNaming.sanitizedExtension(ext) == expected)
+    }
+
     @Test(arguments: [
         ("abc def", "abc-def"),         // exactly the limit: kept whole
         ("abc defg", "abc-def"),        // one over, word boundary too early (not past half): cut mid-word
