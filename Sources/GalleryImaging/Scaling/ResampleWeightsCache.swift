@@ -24,8 +24,6 @@ final class ResampleWeightsCache: Sendable {
         var misses = 0
     }
 
-    /// Most entries kept.
-    let capacity: Int
     private let storage: Locked<Storage>
 
     /// The process-wide cache every `Resampler` uses.
@@ -33,7 +31,6 @@ final class ResampleWeightsCache: Sendable {
 
     init(capacity: Int) {
         precondition(capacity > 0)
-        self.capacity = capacity
         storage = Locked(Storage(entries: LRUTable(countLimit: capacity)))
     }
 

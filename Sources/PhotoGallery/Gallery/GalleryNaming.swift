@@ -83,9 +83,9 @@ public enum GalleryNaming {
     /// of other characters turned into one `-`, no leading or trailing `-`, cut to
     /// `maxLength` at a word boundary when it can be, and `photo` when nothing is left.
     public static func slug(_ name: String, maxLength: Int = 80) -> String {
-        let folded = fold(name)
-        var out = folded.utf8.allSatisfy({ $0 < 0x80 }) ? asciiRuns(folded, maxLength: maxLength)
-            : characterRuns(folded, maxLength: maxLength)
+        // ASCII has no decomposition and nothing to spell out: most names skip the (costly) folding.
+        var out = name.utf8.allSatisfy({ $0 < 0x80 }) ? asciiRuns(name, maxLength: maxLength)
+            : characterRuns(fold(name), maxLength: maxLength)
         // `out` is ASCII: its count is its length in bytes.
         if out.utf8.count > maxLength {
             out = String(out.prefix(maxLength))
@@ -159,8 +159,6 @@ public enum GalleryNaming {
     /// Compatibility decomposition drops accents and unfolds ligatures and full-width forms;
     /// the few Latin letters that do not decompose are spelled out by hand.
     private static func fold(_ name: String) -> String {
-        // ASCII has no decomposition and nothing to spell out: most names skip the (costly) mapping.
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name }
         var out = String.UnicodeScalarView()
         for scalar in name.decomposedStringWithCompatibilityMapping.unicodeScalars {
             // ASCII is neither a mark nor spelled out: skip both lookups for the common case.

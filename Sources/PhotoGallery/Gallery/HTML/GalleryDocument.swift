@@ -3,8 +3,8 @@ import Foundation
 /// The parts every gallery page shares: the document shell and how untrusted text is shown.
 enum GalleryDocument {
     /// A complete HTML document with the inline style sheet, ending with the viewer script
-    /// (``ViewerScript``) at `depth` folders below the gallery root.
-    static func page(title: String, body: [Node], depth: Int = 0) -> String {
+    /// (``ViewerScript``) at `depth` folders below the gallery root, as UTF-8 (as it is written).
+    static func page(title: String, body: [Node], depth: Int = 0) -> [UInt8] {
         let document = Node.fragment([
             .trusted(TrustedHTML("<!DOCTYPE html>\n")),
             .element("html", attributes: ["lang": "en"], children: [
@@ -24,7 +24,7 @@ enum GalleryDocument {
         out.reserveCapacity(GalleryStyle.css.markup.utf8.count + 6 * 1024)
         document.render(into: &out)
         out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Untrusted text isolated in `<bdi>`, so right-to-left marks or overrides in a name

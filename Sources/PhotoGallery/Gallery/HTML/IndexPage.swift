@@ -53,9 +53,9 @@ struct IndexPage {
             body.append(slot)
         }
         if pages > 1 { body.append(navigation(page: page, pages: pages)) }
-        let pieces = GalleryDocument.page(title: title, body: body).split(separator: "\u{0}", omittingEmptySubsequences: false)
+        let pieces = GalleryDocument.page(title: title, body: body).split(separator: 0, omittingEmptySubsequences: false)
         precondition(pieces.count == 3, "the index shell must have two card slots")
-        return pieces.map(String.init)
+        return pieces.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// First, previous, next and last links of a paged index.

@@ -26,7 +26,8 @@ struct PhotoDetailPage {
     /// Pages live two folders below the root (`pages/BBB/ID-slug.html`).
     static let depth = 2
 
-    func render() -> String {
+    /// The page as UTF-8, as it is written.
+    func render() -> [UInt8] {
         let meta = entry.metadata
         let name = GalleryDocument.displayName(meta.name)
         let back = SafeURL.relative(indexPath, depth: Self.depth) + "#" + IndexPage.anchor(meta.id)

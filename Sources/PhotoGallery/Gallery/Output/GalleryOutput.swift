@@ -65,7 +65,7 @@ final class GalleryOutput {
 
     /// What rendering one piece of a batch produced.
     private enum Rendered {
-        case record(manifest: [UInt8], card: String?, complete: Bool)
+        case record(manifest: [UInt8], card: [UInt8]?, complete: Bool)
         case page(path: String)
         case failure(GalleryError)
     }
@@ -156,7 +156,13 @@ final class GalleryOutput {
                     if options.displaySize > 0, shown.thumbnails.count > 1 { shown.thumbnails[options.displaySize] = nil }
                     let card = isCopy ? nil : position.map { IndexPage.card(shown, position: $0, sourceFormats: options.sourceFormats) }
                         ?? IndexPage.failedCard(entry)
-                    return .record(manifest: indented, card: card.map { $0.render() + "\u{0}" }, complete: position != nil)
+                    return .record(manifest: indented, card: card.map { card in
+                        var bytes: [UInt8] = []
+                        bytes.reserveCapacity(1024)
+                        card.render(into: &bytes)
+                        bytes.append(0)
+                        return bytes
+                    }, complete: position != nil)
                 }
                 let work = pagesToMake[i - records.count]
                 let path = GalleryNaming.photoPagePath(id: work.entry.metadata.id, name: work.entry.metadata.name)
