@@ -49,6 +49,10 @@ STAGES = [
     ("thumbnail files: write", lambda s, d: re.search(r"10AtomicFile|16RenditionWriter", s)),
     ("transfer: curl, engine, callbacks", lambda s, d: "libcurl" in d or "libnghttp" in d or "libssl" in d
                                                         or re.search(r"15GalleryTransfer|on_emit_message|curl_", s)),
+    # The LRU tables behind the decoded-image cache and the resample weights cache (GallerySync, as the
+    # scheduling's locks and pools are: matched first).
+    ("caches (image, resample weights)", lambda s, d: re.search(r"11GallerySync8LRUTable|14GalleryImaging5CacheC|"
+                                                                 r"20ResampleWeightsCache", s)),
     ("task scheduling, thread hand-off", lambda s, d: "libdispatch" in d or "libswift_Concurrency" in d
                                                       or re.search(r"10WorkerPool|16HandOffContinuation|11GallerySync|"
                                                                    r"futex|__x64_sys_sched_yield|schedule\b", s)),

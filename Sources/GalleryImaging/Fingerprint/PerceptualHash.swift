@@ -41,37 +41,8 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
 
     /// The hash of 32x32 grey pixels.
     static func hash(_ small: Bitmap) -> UInt64 {
-        let n = side, k = kept
-        let table = cosines
-        // Rows first: for each of the 32 rows, its 8 lowest horizontal frequencies; then columns.
-        // Through buffer pointers (an array's index checks were most of the time); the same sums in the same order.
-        var rows = [Double](repeating: 0, count: n * k)
-        var coefficients = [Double](repeating: 0, count: k * k)
-        table.withUnsafeBufferPointer { table in
-            rows.withUnsafeMutableBufferPointer { rows in
-                small.withUnsafeBytes { pixels in
-                    for y in 0..<n {
-                        let line = y * small.bytesPerRow
-                        for v in 0..<k {
-                            let cosine = table.baseAddress! + v * n
-                            var sum = 0.0, x = 0
-                            while x < n { sum += Double(pixels[line + x]) * cosine[x]; x += 1 }
-                            rows[y * k + v] = sum
-                        }
-                    }
-                }
-                coefficients.withUnsafeMutableBufferPointer { coefficients in
-                    for u in 0..<k {
-                        let cosine = table.baseAddress! + u * n
-                        for v in 0..<k {
-                            var sum = 0.0, y = 0
-                            while y < n { sum += rows[y * k + v] * cosine[y]; y += 1 }
-                            coefficients[u * k + v] = sum
-                        }
-                    }
-                }
-            }
-        }
+        let k = kept
+        let coefficients = coefficients(small)
         let sorted = coefficients.sorted()
         let median = (sorted[k * k / 2 - 1] + sorted[k * k / 2]) / 2
         var bits: UInt64 = 0
@@ -81,9 +52,53 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
         return bits
     }
 
+    /// The 8x8 lowest-frequency DCT-II coefficients of 32x32 grey pixels, (u, v) at `8u + v`.
+    static func coefficients(_ small: Bitmap) -> [Double] {
+        let n = side, k = kept
+        let table = cosines
+        // Rows first: for each of the 32 rows, its 8 lowest horizontal frequencies; then columns. The 8
+        // frequencies' sums run side by side, one per lane of a vector (a sum alone waits on its previous
+        // addition at every pixel); each lane adds the same products in the same order as one sum at a
+        // time, so the coefficients are the same to the bit.
+        var rows = [SIMD8<Double>](repeating: .zero, count: n)
+        var coefficients = [Double](repeating: 0, count: k * k)
+        laneCosines.withUnsafeBufferPointer { lanes in
+            rows.withUnsafeMutableBufferPointer { rows in
+                small.withUnsafeBytes { pixels in
+                    for y in 0..<n {
+                        let line = y * small.bytesPerRow
+                        var sums = SIMD8<Double>.zero, x = 0
+                        while x < n { sums += SIMD8(repeating: Double(pixels[line + x])) * lanes[x]; x += 1 }
+                        rows[y] = sums
+                    }
+                }
+            }
+        }
+        table.withUnsafeBufferPointer { table in
+            rows.withUnsafeBufferPointer { rows in
+                coefficients.withUnsafeMutableBufferPointer { coefficients in
+                    for u in 0..<k {
+                        let cosine = table.baseAddress! + u * n
+                        var sums = SIMD8<Double>.zero, y = 0
+                        while y < n { sums += rows[y] * SIMD8(repeating: cosine[y]); y += 1 }
+                        for v in 0..<k { coefficients[u * k + v] = sums[v] }
+                    }
+                }
+            }
+        }
+        return coefficients
+    }
+
     /// cos(pi * f * (2x + 1) / 64) for the 8 kept frequencies f and 32 positions x.
     private static let cosines: [Double] = (0..<kept).flatMap { f in
         (0..<side).map { x in cos(Double.pi * Double(f) * Double(2 * x + 1) / Double(2 * side)) }
+    }
+
+    /// ``cosines`` a position at a time: element x, lane f.
+    private static let laneCosines: [SIMD8<Double>] = (0..<side).map { x in
+        var lanes = SIMD8<Double>.zero
+        for f in 0..<kept { lanes[f] = cosines[f * side + x] }
+        return lanes
     }
 
     /// One 8-bit grey channel by Pillow's `convert("L")`: (R 299 + G 587 + B 114) / 1000, rounded

@@ -48,12 +48,14 @@ public struct ThumbHash: Sendable, Hashable {
         let shape = aspect ?? (w, h)
         let count = w * h
         var average = (r: 0.0, g: 0.0, b: 0.0), coverage = 0.0
-        for i in 0..<count {
-            let a = rgba[4 * i + 3]
-            average.r += a * rgba[4 * i]
-            average.g += a * rgba[4 * i + 1]
-            average.b += a * rgba[4 * i + 2]
-            coverage += a
+        rgba.withUnsafeBufferPointer { rgba in
+            for i in 0..<count {
+                let a = rgba[4 * i + 3]
+                average.r += a * rgba[4 * i]
+                average.g += a * rgba[4 * i + 1]
+                average.b += a * rgba[4 * i + 2]
+                coverage += a
+            }
         }
         if coverage > 0 { average = (average.r / coverage, average.g / coverage, average.b / coverage) }
         let hasAlpha = coverage < Double(count)
@@ -62,15 +64,21 @@ public struct ThumbHash: Sendable, Hashable {
         let lx = max(1, Int((lLimit * Double(shape.width) / longest).rounded()))
         let ly = max(1, Int((lLimit * Double(shape.height) / longest).rounded()))
         var l = [Double](repeating: 0, count: count), p = l, q = l, alpha = l
-        for i in 0..<count {
-            let a = rgba[4 * i + 3]
-            let r = average.r * (1 - a) + a * rgba[4 * i]
-            let g = average.g * (1 - a) + a * rgba[4 * i + 1]
-            let b = average.b * (1 - a) + a * rgba[4 * i + 2]
-            l[i] = (r + g + b) / 3
-            p[i] = (r + g) / 2 - b
-            q[i] = r - g
-            alpha[i] = a
+        rgba.withUnsafeBufferPointer { rgba in
+            l.withUnsafeMutableBufferPointer { l in p.withUnsafeMutableBufferPointer { p in
+                q.withUnsafeMutableBufferPointer { q in alpha.withUnsafeMutableBufferPointer { alpha in
+                    for i in 0..<count {
+                        let a = rgba[4 * i + 3]
+                        let r = average.r * (1 - a) + a * rgba[4 * i]
+                        let g = average.g * (1 - a) + a * rgba[4 * i + 1]
+                        let b = average.b * (1 - a) + a * rgba[4 * i + 2]
+                        l[i] = (r + g + b) / 3
+                        p[i] = (r + g) / 2 - b
+                        q[i] = r - g
+                        alpha[i] = a
+                    }
+                } }
+            } }
         }
         let lChannel = Self.encode(l, width: w, height: h, nx: max(3, lx), ny: max(3, ly))
         let pChannel = Self.encode(p, width: w, height: h, nx: 3, ny: 3)
@@ -98,51 +106,80 @@ public struct ThumbHash: Sendable, Hashable {
 
     /// One channel's constant term, its other terms mapped to 0...1, and their largest magnitude.
     /// Separable: each row's sums against the horizontal cosines first, then those against the vertical.
-    private static func encode(_ channel: [Double], width w: Int, height h: Int, nx: Int, ny: Int)
+    /// The sums of up to eight cosines run side by side, one per lane of a vector (a sum alone waits on
+    /// its previous addition at every pixel); each lane adds the same products in the same order as one
+    /// sum at a time, so the terms are the same to the bit.
+    static func encode(_ channel: [Double], width w: Int, height h: Int, nx: Int, ny: Int)
         -> (dc: Double, ac: [Double], scale: Double) {
-        let fx = cosines(count: nx, size: w), fy = cosines(count: ny, size: h)
-        // Through buffer pointers: the loops over arrays checked every index and stepped their ranges through
-        // Equatable's witness, most of the hash's time. The same sums in the same order.
-        var rows = [Double](repeating: 0, count: nx * h)
+        let fx = laneCosines(count: nx, size: w), fy = cosines(count: ny, size: h)
+        // rows[y], lane cx: row y's sum against horizontal cosine cx.
+        var rows = [SIMD8<Double>](repeating: .zero, count: h)
         channel.withUnsafeBufferPointer { channel in
             fx.withUnsafeBufferPointer { fx in
                 rows.withUnsafeMutableBufferPointer { rows in
                     for y in 0..<h {
                         let line = channel.baseAddress! + y * w
-                        for cx in 0..<nx {
-                            let cosine = fx.baseAddress! + cx * w
-                            var sum = 0.0, x = 0
-                            while x < w { sum += line[x] * cosine[x]; x += 1 }
-                            rows[cx * h + y] = sum
-                        }
+                        var sums = SIMD8<Double>.zero, x = 0
+                        while x < w { sums += SIMD8(repeating: line[x]) * fx[x]; x += 1 }
+                        rows[y] = sums
                     }
                 }
             }
         }
-        var dc = 0.0, ac: [Double] = [], scale = 0.0
-        ac.reserveCapacity(nx * ny)
+        // columns[cy], lane cx: the sum of column cx of `rows` against vertical cosine cy.
+        var columns = [SIMD8<Double>](repeating: .zero, count: ny)
         rows.withUnsafeBufferPointer { rows in
             fy.withUnsafeBufferPointer { fy in
                 for cy in 0..<ny {
                     let cosine = fy.baseAddress! + cy * h
-                    var cx = 0
-                    while cx * ny < nx * (ny - cy) {
-                        let column = rows.baseAddress! + cx * h
-                        var sum = 0.0, y = 0
-                        while y < h { sum += column[y] * cosine[y]; y += 1 }
-                        sum /= Double(w * h)
-                        if cx == 0 && cy == 0 { dc = sum } else {
-                            ac.append(sum)
-                            scale = max(scale, abs(sum))
-                        }
-                        cx += 1
-                    }
+                    var sums = SIMD8<Double>.zero, y = 0
+                    while y < h { sums += rows[y] * SIMD8(repeating: cosine[y]); y += 1 }
+                    columns[cy] = sums
                 }
+            }
+        }
+        return terms(nx: nx, ny: ny, pixels: w * h) { cx, cy in columns[cy][cx] }
+    }
+
+    /// A channel's terms from its sums (`sum(cx, cy)`: the channel against horizontal cosine cx and vertical
+    /// cosine cy): the constant term, the others in the format's order (rows of rising vertical frequency,
+    /// each as long as the triangle allows) mapped to 0...1, and their largest magnitude.
+    static func terms(nx: Int, ny: Int, pixels: Int, _ sum: (Int, Int) -> Double) -> (dc: Double, ac: [Double], scale: Double) {
+        var dc = 0.0, ac: [Double] = [], scale = 0.0
+        ac.reserveCapacity(nx * ny)
+        for cy in 0..<ny {
+            var cx = 0
+            while cx * ny < nx * (ny - cy) {
+                let term = sum(cx, cy) / Double(pixels)
+                if cx == 0 && cy == 0 { dc = term } else {
+                    ac.append(term)
+                    scale = max(scale, abs(term))
+                }
+                cx += 1
             }
         }
         if scale > 0 { ac = ac.map { 0.5 + 0.5 / scale * $0 } }
         return (dc, ac, scale)
     }
+
+    /// `cosines(count:size:)` a position at a time: element `i`, lane `k`, is `cos(π / size · k · (i + 0.5))`
+    /// (lanes from `count` on are 0). At most 8 cosines.
+    static func laneCosines(count: Int, size: Int) -> [SIMD8<Double>] {
+        precondition(count <= 8, "at most 8 cosines side by side")
+        let key = size << 8 | count
+        if let table = laneTables.withLock({ $0[key] }) { return table }
+        let rows = cosines(count: count, size: size)
+        let table = (0..<size).map { i in
+            var lanes = SIMD8<Double>.zero
+            for k in 0..<count { lanes[k] = rows[k * size + i] }
+            return lanes
+        }
+        laneTables.withLock { $0[key] = table }
+        return table
+    }
+
+    /// By `size << 8 | count`, as ``cosineTables``.
+    private static let laneTables = Locked<[Int: [SIMD8<Double>]]>([:])
 
     /// `cos(π / size · k · (i + 0.5))` for `k` in `0..<count` and `i` in `0..<size`, row `k` from `k · size`: the
     /// same values for every photo of one shape, so computed once per shape (most photos share a few).
@@ -157,6 +194,9 @@ public struct ThumbHash: Sendable, Hashable {
     /// By `size << 8 | count` (sizes up to 100, counts up to 7: a few hundred tables at most).
     private static let cosineTables = Locked<[Int: [Double]]>([:])
 
+    /// `Double(v) / 255` for every byte `v`: a division a channel cost more than the rest of the conversion.
+    private static let unit: [Double] = (0...255).map { Double($0) / 255 }
+
     /// Straight RGBA in 0...1 from any 8-bit bitmap.
     static func rgba(_ bitmap: Bitmap) -> [Double] {
         let channels = bitmap.format.channels
@@ -164,21 +204,21 @@ public struct ThumbHash: Sendable, Hashable {
         let (green, blue) = channels < 3 ? (0, 0) : (1, 2)
         let alpha = bitmap.format.hasAlpha ? channels - 1 : -1
         var out = [Double](repeating: 1, count: width * height * 4)
-        bitmap.withUnsafeBytes { source in
+        Self.unit.withUnsafeBufferPointer { unit in bitmap.withUnsafeBytes { source in
             out.withUnsafeMutableBufferPointer { out in
                 for y in 0..<height {
                     var p = y * stride, o = 4 * y * width
                     for _ in 0..<width {
-                        out[o] = Double(source[p]) / 255
-                        out[o + 1] = Double(source[p + green]) / 255
-                        out[o + 2] = Double(source[p + blue]) / 255
-                        if alpha >= 0 { out[o + 3] = Double(source[p + alpha]) / 255 }
+                        out[o] = unit[Int(source[p])]
+                        out[o + 1] = unit[Int(source[p + green])]
+                        out[o + 2] = unit[Int(source[p + blue])]
+                        if alpha >= 0 { out[o + 3] = unit[Int(source[p + alpha])] }
                         p += channels
                         o += 4
                     }
                 }
             }
-        }
+        } }
         return out
     }
 }
