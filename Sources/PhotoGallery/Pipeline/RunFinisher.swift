@@ -1,9 +1,10 @@
 import Foundation
 import GallerySync
 
-/// The end of a run, once its photo tasks are done (or stopped): the journal compacted, then either a
-/// shard's part or the whole gallery (index, pages, manifest), written from the journal one entry at a
-/// time (the gallery is never in memory whole) and handed to the store after the photo files they name.
+/// The end of a run, once its photo tasks are done (or stopped): the journal compacted (when it holds
+/// records later ones replaced), then either a shard's part or the whole gallery (index, pages, manifest),
+/// written from the journal one entry at a time (the gallery is never in memory whole) and handed to the
+/// store after the photo files they name.
 struct RunFinisher {
     /// The job run: the gallery's folder, source and page options.
     let job: GalleryJob
@@ -14,7 +15,7 @@ struct RunFinisher {
 
     /// Writes what `workspace`'s journal holds; `result` and `started` go in a shard's summary.
     func finish(_ workspace: RunWorkspace, result: GalleryRunSummary, started: Date) async throws(GalleryError) {
-        try workspace.journal.compact()
+        try workspace.journal.compactIfSuperseded()
         if let layout = workspace.layout {
             try await writeShard(layout, of: workspace, result: result, started: started)
         } else {

@@ -72,7 +72,8 @@ public final class Journal: Sendable {
         // else can be writing one, so any left here is garbage.
         Self.removeStaleTemporaries(in: directory)
         do throws(GalleryError) {
-            let (index, replay) = try Self.scan(path: path)
+            var (index, replay) = try Self.scan(path: path)
+            if replay.tornTail || !replay.skippedLines.isEmpty { index.noteUnreadableLines() }
             self.replay = replay
             let fd = try POSIX.open(path, O_WRONLY | O_CREAT | O_APPEND)
             let readFD: Int32
@@ -198,6 +199,19 @@ public final class Journal: Sendable {
     public func compact() throws(GalleryError) {
         try withStorage { (storage: inout Storage) throws(GalleryError) in try compact(&storage) }
     }
+
+    /// Compacts when that would drop anything (``SupersededRecords``): a record a later one replaced, or a
+    /// line that could not be read. A journal whose every record still counts (a first run's, usually) is
+    /// left as written, the same records: rewriting it would read back and re-encode every one of them only
+    /// to group each photo's together.
+    public func compactIfSuperseded() throws(GalleryError) {
+        try withStorage { (storage: inout Storage) throws(GalleryError) in
+            if storage.index.superseded.any { try compact(&storage) }
+        }
+    }
+
+    /// Whether a compaction would drop anything now (tests).
+    var holdsSuperseded: Bool { storage.withLock { $0.index.superseded.any } }
 
     private func compactIfNeeded() throws(GalleryError) {
         try withStorage { (storage: inout Storage) throws(GalleryError) in

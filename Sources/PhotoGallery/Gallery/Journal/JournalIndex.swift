@@ -33,6 +33,8 @@ struct JournalIndex: Sendable {
     private var heads: [Int32] = []
     private var runs: [Run] = []
     private var table = SlotTable()
+    /// What a compaction would drop (``SupersededRecords``).
+    private(set) var superseded = SupersededRecords()
 
     var count: Int { order.count }
 
@@ -53,6 +55,7 @@ struct JournalIndex: Sendable {
             table.insertLast(of: order)
         }
         if case let .seen(metadata) = record { pages[slot] = Int32(clamping: metadata.page ?? 0) }
+        superseded.note(record, slot: slot)
         append(ref, toSlot: slot)
     }
 
@@ -80,12 +83,16 @@ struct JournalIndex: Sendable {
         precondition(refs.count == order.count, "one run per photo")
         runs = refs.map { Run(ref: $0, previous: -1) }
         heads = Array(0..<Int32(refs.count))
+        superseded.noteCompacted()
     }
+
+    /// Lines of the file that could not be read (a torn line, a newer version's record).
+    mutating func noteUnreadableLines() { superseded.noteUnreadableLines() }
 
     /// Bytes the index holds (array capacities): what a test measures against the photo count.
     var heldBytes: Int {
         order.capacity * 8 + pages.capacity * 4 + heads.capacity * 4
-            + runs.capacity * MemoryLayout<Run>.stride + table.heldBytes
+            + runs.capacity * MemoryLayout<Run>.stride + table.heldBytes + superseded.heldBytes
     }
 
     /// Extends the slot's latest run when `ref` starts right after it, else starts a new run.
