@@ -91,6 +91,30 @@ import Testing
     }
 }
 
+extension JournalSupersededTests {
+    @Test("past the growth threshold, a journal with nothing to drop is not rewritten; one more record to drop compacts it")
+    func growthCompactsOnlyWhatItCanDrop() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let journal = try Journal(folder: folder.path, options: .init(compactionThreshold: 4_096))
+        let records = Self.firstRun(200)
+        var written: [UInt8] = []
+        for record in records {
+            try journal.append(record)
+            written += try Journal.encodeLine(record, path: journal.path)
+        }
+        #expect(journal.size > 8 * 4_096)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: journal.path))) == written, "a journal with nothing to drop was rewritten")
+        // Photo 1 seen again: past the threshold with a record to drop, this append compacts.
+        let renamed = JournalRecord.seen(PhotoMetadata(id: 1, name: "renamed"))
+        try journal.append(renamed)
+        #expect(!journal.holdsSuperseded)
+        let lines = try folder.read(GalleryNaming.journalPath).split(separator: "\n")
+        #expect(lines.count == records.count && lines.first?.contains("renamed") == true, "not compacted: \(lines.count) lines")
+        #expect(journal.state == GalleryState(replaying: records + [renamed]))
+    }
+}
+
 private extension JournalRecord {
     var isSeen: Bool { if case .seen = self { true } else { false } }
 }

@@ -8,7 +8,8 @@ import GallerySync
 /// file per photo. Each record is one JSON line written with a single `write(2)` on an
 /// `O_APPEND` descriptor, so a kill leaves at most one torn last line, which replay
 /// ignores. Opening replays the file, starts a fresh line after a torn one, and compacts
-/// it (an atomic rewrite of the current state) when it has grown past the threshold.
+/// it (an atomic rewrite of the current state) when it has grown past the threshold and
+/// holds records that later ones replaced (``SupersededRecords``).
 ///
 /// Safe to use from many tasks: a lock (`Locked`) serialises appends and the in-memory index.
 /// One process per gallery folder: a second `Journal` on the same folder fails with
@@ -20,7 +21,8 @@ public final class Journal: Sendable {
         /// nothing without it (the data is in the page cache); only a power loss can.
         public var fsyncEachRecord: Bool
         /// Compact when the file is larger than this many bytes, and larger than twice
-        /// what the last compaction left (so a big state does not compact on every record).
+        /// what the last compaction left (so a big state does not compact on every record),
+        /// and holds records later ones replaced (a compaction of the others would only regroup them).
         public var compactionThreshold: Int
 
         /// Options; the defaults suit a normal run (no fsync per record, compaction past 4 MiB).
@@ -203,7 +205,7 @@ public final class Journal: Sendable {
     /// Compacts when that would drop anything (``SupersededRecords``): a record a later one replaced, or a
     /// line that could not be read. A journal whose every record still counts (a first run's, usually) is
     /// left as written, the same records: rewriting it would read back and re-encode every one of them only
-    /// to group each photo's together.
+    /// to group each photo's together (the growth threshold skips it for the same reason).
     public func compactIfSuperseded() throws(GalleryError) {
         try withStorage { (storage: inout Storage) throws(GalleryError) in
             if storage.index.superseded.any { try compact(&storage) }
@@ -215,7 +217,8 @@ public final class Journal: Sendable {
 
     private func compactIfNeeded() throws(GalleryError) {
         try withStorage { (storage: inout Storage) throws(GalleryError) in
-            if storage.size > options.compactionThreshold && storage.size > 2 * storage.sizeAfterCompaction {
+            if storage.size > options.compactionThreshold && storage.size > 2 * storage.sizeAfterCompaction
+                && storage.index.superseded.any {
                 try compact(&storage)
             }
         }
