@@ -21,6 +21,10 @@ public struct DownloadRequest: Sendable {
     /// The largest body accepted for this download, instead of the engine's `maxBodyBytes` (a file of
     /// one's own, such as a plan, that may be larger than any image); nil: the engine's.
     public var maxBodyBytes: Int64?
+    /// The caller knows nothing is at ``destination`` or beside it (no file, no partial, no sidecar: its
+    /// folder was empty when this process began): the first attempt does not look for a partial to resume.
+    /// Later attempts look, for what the earlier ones kept.
+    public var nothingOnDisk = false
     /// Called with the response's headers before any of the body is kept; a text aborts the download with
     /// `.refusedByHeaders(text)`, never retried, and nothing is written (an AI opt-out: ``OptOutGate``).
     public var headCheck: (@Sendable (HTTPHeaders) -> String?)?

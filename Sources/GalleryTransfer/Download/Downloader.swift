@@ -31,7 +31,7 @@ extension TransferEngine {
     private func attemptDownload(_ request: DownloadRequest, paths: PartPaths, durable: Bool, id: TransferID,
                                  number: Int, remaining: Double, lane: Lane,
                                  metrics: inout TransferMetrics) async -> AttemptStep<Completed> {
-        let local = paths.loadLocal()
+        let local = number == 1 && request.nothingOnDisk ? nil : paths.loadLocal()
         let plan = ResumePlan.make(local: local, url: request.url)
         var http = HTTPRequest(url: request.url, headers: request.headers, addressPolicy: request.addressPolicy)
         http.awsSignature = request.awsSignature

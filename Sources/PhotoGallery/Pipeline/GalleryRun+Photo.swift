@@ -79,6 +79,7 @@ extension GalleryRun {
                 // A small original arrives whole in memory and is handed to the worker unwritten: this
                 // task (on Swift's few cooperative threads) only waits.
                 request.leavesSmallBodyUnpublished = true
+                request.nothingOnDisk = original.new
                 request.headCheck = headCheck
                 let result = try await engine.download(request)
                 fetched.body = result.unpublished

@@ -19,6 +19,9 @@ struct OriginalPlace: Sendable {
     /// The photo's id and name, which the file's name is made of.
     let id: Int
     let name: String
+    /// Nothing can be at its paths but what this run writes (the gallery started empty): neither the file
+    /// nor a partial download is looked for.
+    var new = false
 
     /// The original's file.
     var destination: String { folder + "/" + path }
@@ -28,7 +31,7 @@ struct OriginalPlace: Sendable {
 
     /// Whether the download is done: the engine publishes a download by a rename once it is verified, so a
     /// file there is complete.
-    var isDownloaded: Bool { POSIX.fileSize(downloadTarget) != nil }
+    var isDownloaded: Bool { !new && POSIX.fileSize(downloadTarget) != nil }
 
     /// Makes the photo's sub-folder (photos/ itself exists); one already there is the common case.
     func makeFolder() {

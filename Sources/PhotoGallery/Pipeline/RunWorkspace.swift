@@ -16,6 +16,11 @@ struct RunWorkspace: Sendable {
     let journalPath: String
     /// The comments fetched so far, kept in a file beside the journal, not in memory; nil without `--comments`.
     let comments: CommentSpill?
+    /// The gallery was a folder with no photos in it when the run began (no `photos/`, a journal with no
+    /// record): no original can be on disk but what this run writes, so a new photo's place is not looked
+    /// for (``place(of:recorded:in:)``). Never so for a store away from this machine, which may hold files
+    /// its work folder does not.
+    let startedEmpty: Bool
 
     /// Makes the folders, opens the journal and the spill, and (a shard) withdraws the shard's summary.
     init(job: GalleryJob, store: any GalleryStore) throws(GalleryError) {
@@ -24,9 +29,11 @@ struct RunWorkspace: Sendable {
         journalPath = layout?.journalPath ?? GalleryNaming.journalPath
         // The engine writes originals straight into photos/ (a shard: into its staging folder,
         // then renames them there); thumbnails make their own folders.
+        let hadPhotos = POSIX.exists(folder + "/photos")
         try POSIX.makeDirectories(folder + "/photos")
         if let layout { try POSIX.makeDirectories(folder + "/" + layout.stagingFolder) }
         journal = try Journal(folder: folder, journalPath: journalPath)
+        startedEmpty = store is LocalFolderStore && !hadPhotos && journal.count == 0
         comments = job.comments
             ? try CommentSpill(path: folder + "/" + (journalPath as NSString).deletingLastPathComponent + "/comments.jsonl")
             : nil
@@ -36,16 +43,18 @@ struct RunWorkspace: Sendable {
 
     /// Where the original of `selected` lives: the path the journal records (`recorded`), else its fanned-out
     /// path, unless a gallery made before the fan-out already holds it at `photos/ID-slug.EXT` (then it is
-    /// used there, not fetched again). The store is asked whether it holds a file there.
+    /// used there, not fetched again). The store is asked whether it holds a file there, unless the gallery
+    /// started empty (``startedEmpty``).
     func place(of selected: SelectedPhoto, recorded: OriginalFile?, in store: any GalleryStore) -> OriginalPlace {
         let (id, name) = (selected.photo.id, selected.photo.name)
-        func place(_ path: String, stored: Bool) -> OriginalPlace {
+        func place(_ path: String, stored: Bool, new: Bool = false) -> OriginalPlace {
             // A shard's own staging folder; the two share the file name.
             let staging = layout.map { folder + "/" + $0.stagingFolder + "/" + (path as NSString).lastPathComponent }
-            return OriginalPlace(folder: folder, path: path, stored: stored, staging: staging, id: id, name: name)
+            return OriginalPlace(folder: folder, path: path, stored: stored, staging: staging, id: id, name: name, new: new)
         }
         if let recorded { return place(recorded.path, stored: true) }
         let path = GalleryNaming.originalPath(id: id, name: name, extension: OriginalPlace.fileExtension(of: selected.imageURL))
+        if startedEmpty { return place(path, stored: false, new: true) }
         guard store.size(of: path) == nil else { return place(path, stored: true) }
         // The two paths share their file name: "photos/BBB/NAME" and "photos/NAME".
         let legacy = "photos/" + (path as NSString).lastPathComponent
