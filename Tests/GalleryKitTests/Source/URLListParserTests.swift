@@ -1,4 +1,5 @@
 import Foundation
+import GallerySync
 import Testing
 @testable import GalleryKit
 @testable import PhotoGallery
@@ -40,5 +41,23 @@ import Testing
         let source = URLListParser(parsing: "http://127.0.0.1/1.jpg\r\nhttp://127.0.0.1/2.jpg\r\n")
         #expect(source.photos.map(\.name) == ["1", "2"])
         #expect(source.rejected.isEmpty)
+    }
+}
+
+extension URLListParserTests {
+    @Test("a line is trimmed as Foundation's whitespacesAndNewlines trims it, with or without the ASCII shortcut")
+    func trimmingMatchesFoundation() {
+        var random = SplitMix64(seed: 11)
+        // Printable ASCII, every kind of whitespace and newline Foundation trims, and non-ASCII that it keeps.
+        let pieces = ["a", "h", "/", "#", "%", "~", "!", " ", "\t", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{A0}",
+                      "\u{1680}", "\u{2003}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{3000}", "\u{200B}", "é", "日", "\u{301}"]
+        var shortcuts = 0
+        for _ in 0..<5_000 {
+            let line = (0..<Int(random.next() % 7)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            let substring = Substring(line)
+            #expect(URLListParser.trimmed(substring) == substring.trimmingCharacters(in: .whitespacesAndNewlines), "\(Array(line.unicodeScalars))")
+            if let f = line.utf8.first, let l = line.utf8.last, (0x21...0x7E).contains(f), (0x21...0x7E).contains(l) { shortcuts += 1 }
+        }
+        #expect(shortcuts > 100)
     }
 }
