@@ -4,7 +4,8 @@ import Testing
 @testable import GalleryTransfer
 
 /// `nothingOnDisk`: a caller that made the destination's folder itself says nothing is there, and the first
-/// attempt does not look for a partial to resume. Later attempts still resume what the earlier ones kept.
+/// attempt does not look for a partial to resume. Later attempts still resume what the earlier ones kept
+/// (`DownloadResumeTests.cutOnceResumesWithRangeByteExact`).
 @Suite struct DownloadNothingOnDiskTests {
     @Test("the first attempt does not look for a partial; with the flag off it resumes the one there")
     func firstAttemptDoesNotLook() async throws {
@@ -26,25 +27,5 @@ import Testing
             let first = server.requests(path: "/a.jpg")[before]
             #expect(first.headers["Range"] == (flag ? nil : "bytes=20000-"), "nothingOnDisk \(flag)")
         }
-    }
-
-    /// 200 KB stays in memory; 3 MB spills to a `.part` with a sidecar, which the second attempt resumes.
-    @Test("a later attempt resumes what the first kept", arguments: [200_000, 3_000_000])
-    func laterAttemptsResume(size: Int) async throws {
-        let server = try FaultServer()
-        let body = Kit.jpeg(size)
-        server.route("/a.jpg") { _, attempt in
-            let file = FaultServer.Response.file(body, etag: "\"v1\"", contentType: "image/jpeg")
-            return attempt == 1 ? file.cut(afterBodyBytes: size / 2) : file
-        }
-        let dir = try TempDirectory()
-        let dest = dir.file("a.jpg")
-        var request = DownloadRequest(url: server.url("/a.jpg"), destination: dest, expectImage: true)
-        request.nothingOnDisk = true
-        let result = try await Kit.engine().download(request)
-        #expect(Kit.read(dest) == body)
-        #expect(result.metrics.attempts == 2 && result.resumedFrom == Int64(size / 2))
-        #expect(server.requests(path: "/a.jpg").last?.headers["Range"] == "bytes=\(size / 2)-")
-        #expect(server.bodyBytesSent(path: "/a.jpg") == size)
     }
 }

@@ -6,9 +6,10 @@ import Testing
 /// Cut bodies, changed files and servers that ignore Range: every download ends byte-exact or fails without
 /// leaving a complete-looking file.
 @Suite struct DownloadResumeTests {
-    /// 200 KB stays in memory (the small-file path); 3 MB spills to a `.part` with a sidecar.
-    @Test(arguments: [200_000, 3_000_000])
-    func cutOnceResumesWithRangeByteExact(size: Int) async throws {
+    /// 200 KB stays in memory (the small-file path); 3 MB spills to a `.part` with a sidecar. With
+    /// `nothingOnDisk` the first attempt does not look for a partial, and the second still resumes.
+    @Test(arguments: [200_000, 3_000_000], [false, true])
+    func cutOnceResumesWithRangeByteExact(size: Int, nothingOnDisk: Bool) async throws {
         let server = try FaultServer()
         let body = Kit.jpeg(size)
         server.route("/a.jpg") { _, attempt in
@@ -17,7 +18,9 @@ import Testing
         }
         let dir = try TempDirectory()
         let dest = dir.file("a.jpg")
-        let result = try await Kit.engine().download(DownloadRequest(url: server.url("/a.jpg"), destination: dest, expectImage: true))
+        var request = DownloadRequest(url: server.url("/a.jpg"), destination: dest, expectImage: true)
+        request.nothingOnDisk = nothingOnDisk
+        let result = try await Kit.engine().download(request)
         #expect(Kit.read(dest) == body)
         #expect(result.metrics.attempts == 2)
         #expect(result.resumedFrom == Int64(size / 2))
