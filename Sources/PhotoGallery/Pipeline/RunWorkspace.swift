@@ -18,8 +18,8 @@ struct RunWorkspace: Sendable {
     let comments: CommentSpill?
     /// The gallery was a folder with no photos in it when the run began (no `photos/`, a journal with no
     /// record): no original can be on disk but what this run writes, so a new photo's place is not looked
-    /// for (``place(of:recorded:in:)``). Never so for a store away from this machine, which may hold files
-    /// its work folder does not.
+    /// for (``place(of:recorded:in:)``). Never so for a store that may hold files its folder does not
+    /// (``GalleryStore/holdsOnlyTheFolder``).
     let startedEmpty: Bool
 
     /// Makes the folders, opens the journal and the spill, and (a shard) withdraws the shard's summary.
@@ -33,7 +33,7 @@ struct RunWorkspace: Sendable {
         try POSIX.makeDirectories(folder + "/photos")
         if let layout { try POSIX.makeDirectories(folder + "/" + layout.stagingFolder) }
         journal = try Journal(folder: folder, journalPath: journalPath)
-        startedEmpty = store is LocalFolderStore && !hadPhotos && journal.count == 0
+        startedEmpty = store.holdsOnlyTheFolder && !hadPhotos && journal.count == 0
         comments = job.comments
             ? try CommentSpill(path: folder + "/" + (journalPath as NSString).deletingLastPathComponent + "/comments.jsonl")
             : nil

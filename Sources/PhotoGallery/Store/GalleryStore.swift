@@ -17,6 +17,9 @@ public protocol GalleryStore: Sendable {
     var location: String { get }
     /// The size of the finished file at `path` in the store, or nil when it has none.
     func size(of path: String) -> Int64?
+    /// Whether the store's files are exactly ``folder``'s (a folder gallery): a file the folder lacks, the
+    /// store lacks, so a folder that began a run with no `photos/` stores no original.
+    var holdsOnlyTheFolder: Bool { get }
     /// The file at `path` in ``folder`` is finished: publish it. Called from worker threads, never
     /// blocking on the network: a remote store queues the upload, and its failure comes out of ``flush()``.
     func publish(_ path: String)

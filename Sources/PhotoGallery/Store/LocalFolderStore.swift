@@ -9,6 +9,7 @@ public struct LocalFolderStore: GalleryStore {
     public init(folder: String) { self.folder = folder }
 
     public func size(of path: String) -> Int64? { POSIX.fileSize(folder + "/" + path) }
+    public var holdsOnlyTheFolder: Bool { true }
     public func publish(_ path: String) {}
     public func remove(_ path: String) { POSIX.remove(folder + "/" + path) }
     public func flush() async throws(GalleryError) {}

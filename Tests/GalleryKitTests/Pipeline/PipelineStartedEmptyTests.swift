@@ -7,9 +7,9 @@ import Testing
 /// A gallery that began this run empty (no `photos/`, a journal with no record) cannot hold an original
 /// this run did not write: a new photo's place is not looked for on disk. Any other folder is looked in.
 @Suite struct PipelineStartedEmptyTests {
-    static func workspace(_ folder: String) throws -> RunWorkspace {
+    static func workspace(_ folder: String, store: (any GalleryStore)? = nil) throws -> RunWorkspace {
         let job = GalleryJob(source: .urlList(text: "http://127.0.0.1:9/a.jpg\n", name: "list.txt"), folder: folder)
-        return try RunWorkspace(job: job, store: LocalFolderStore(folder: folder))
+        return try RunWorkspace(job: job, store: store ?? LocalFolderStore(folder: folder))
     }
 
     @Test("empty only with no photos folder and no journal record")
@@ -28,6 +28,10 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file("journaled/photos")))
         #expect(try !Self.workspace(dir.file("journaled")).startedEmpty)
+        // A store that may hold what its work folder lacks (a bucket) never counts, however empty the folder.
+        let objects = try ObjectGalleryStore(objects: FolderObjectStore(root: dir.file("published")), workFolder: dir.file("work"),
+                                             inFlight: 1, checkpointInterval: nil)
+        #expect(try !Self.workspace(dir.file("work"), store: objects).startedEmpty)
     }
 
     @Test("an original already on disk is found and not fetched again; a fresh gallery fetches every photo")

@@ -125,6 +125,9 @@ public final class ObjectGalleryStore: GalleryStore {
         POSIX.fileSize(folder + "/" + path) ?? state.withLock { $0.published[path] }
     }
 
+    /// The bucket holds what earlier runs published, whatever the work folder holds.
+    public var holdsOnlyTheFolder: Bool { false }
+
     public func publish(_ path: String) {
         merging.withLock { $0 }?.wrote(path)
         // A page written again after it was removed is no longer stale.
