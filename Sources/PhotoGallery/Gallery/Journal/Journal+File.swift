@@ -37,8 +37,10 @@ extension Journal {
                 records += 1
             } else if !line.terminated {
                 torn = true  // only the last piece can lack a newline
+                index.noteUnreadableLines()
             } else {
                 skipped.append(lineNumber)
+                index.noteUnreadableLines()
             }
         }
         return (index, JournalReplay(records: records, tornTail: torn, skippedLines: skipped,

@@ -74,8 +74,7 @@ public final class Journal: Sendable {
         // else can be writing one, so any left here is garbage.
         Self.removeStaleTemporaries(in: directory)
         do throws(GalleryError) {
-            var (index, replay) = try Self.scan(path: path)
-            if replay.tornTail || !replay.skippedLines.isEmpty { index.noteUnreadableLines() }
+            let (index, replay) = try Self.scan(path: path)
             self.replay = replay
             let fd = try POSIX.open(path, O_WRONLY | O_CREAT | O_APPEND)
             let readFD: Int32
