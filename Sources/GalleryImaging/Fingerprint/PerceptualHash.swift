@@ -94,12 +94,8 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
         (0..<side).map { x in cos(Double.pi * Double(f) * Double(2 * x + 1) / Double(2 * side)) }
     }
 
-    /// ``cosines`` a position at a time: element x, lane f.
-    private static let laneCosines: [SIMD8<Double>] = (0..<side).map { x in
-        var lanes = SIMD8<Double>.zero
-        for f in 0..<kept { lanes[f] = cosines[f * side + x] }
-        return lanes
-    }
+    /// ``cosines`` a position at a time (``CosineLanes``): element x, lane f.
+    private static let laneCosines = CosineLanes.lanes(cosines, count: kept, size: side)
 
     /// One 8-bit grey channel by Pillow's `convert("L")`: (R 299 + G 587 + B 114) / 1000, rounded
     /// (Pillow computes it in 16-bit fixed point: 19595, 38470, 7471 over 65536).

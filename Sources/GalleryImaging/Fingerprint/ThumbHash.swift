@@ -162,18 +162,12 @@ public struct ThumbHash: Sendable, Hashable {
         return (dc, ac, scale)
     }
 
-    /// `cosines(count:size:)` a position at a time: element `i`, lane `k`, is `cos(π / size · k · (i + 0.5))`
-    /// (lanes from `count` on are 0). At most 8 cosines.
+    /// `cosines(count:size:)` a position at a time (``CosineLanes``): element `i`, lane `k`, is
+    /// `cos(π / size · k · (i + 0.5))`. At most 8 cosines.
     static func laneCosines(count: Int, size: Int) -> [SIMD8<Double>] {
-        precondition(count <= 8, "at most 8 cosines side by side")
         let key = size << 8 | count
         if let table = laneTables.withLock({ $0[key] }) { return table }
-        let rows = cosines(count: count, size: size)
-        let table = (0..<size).map { i in
-            var lanes = SIMD8<Double>.zero
-            for k in 0..<count { lanes[k] = rows[k * size + i] }
-            return lanes
-        }
+        let table = CosineLanes.lanes(cosines(count: count, size: size), count: count, size: size)
         laneTables.withLock { $0[key] = table }
         return table
     }
