@@ -90,6 +90,77 @@ import Testing
         #expect(differing == 0, "\(differing) of \(frames.count) frames hash differently")
     }
 
+    /// ThumbHash's decode as it was, every cosine computed at every pixel: the placeholders pages show.
+    static func directDecode(_ hash: ThumbHash, longestEdge: Int) throws -> [UInt8] {
+        let header = try ThumbHash.Header(hash.bytes)
+        let ratio = Double(header.lx) / Double(header.ly)
+        let w = ratio > 1 ? longestEdge : max(1, Int((Double(longestEdge) * ratio).rounded()))
+        let h = ratio > 1 ? max(1, Int((Double(longestEdge) / ratio).rounded())) : longestEdge
+        var reader = ThumbHash.NibbleReader(bytes: hash.bytes, start: header.hasAlpha ? 6 : 5)
+        let l = try reader.terms(nx: header.lx, ny: header.ly, scale: header.lScale)
+        let p = try reader.terms(nx: 3, ny: 3, scale: header.pScale * 1.25)
+        let q = try reader.terms(nx: 3, ny: 3, scale: header.qScale * 1.25)
+        let a = header.hasAlpha ? try reader.terms(nx: 5, ny: 5, scale: header.aScale) : []
+        let span = max(header.lx, header.ly, header.hasAlpha ? 5 : 3)
+        func sum(_ terms: [Double], _ nx: Int, _ ny: Int, _ fx: [Double], _ fy: [Double]) -> Double {
+            var total = 0.0, j = 0
+            for cy in 0..<ny {
+                var cx = cy == 0 ? 1 : 0
+                while cx * ny < nx * (ny - cy) {
+                    total += terms[j] * fx[cx] * fy[cy] * 2
+                    j += 1
+                    cx += 1
+                }
+            }
+            return total
+        }
+        var out = [UInt8](repeating: 0, count: 4 * w * h)
+        var fx = [Double](repeating: 0, count: span), fy = fx
+        for y in 0..<h {
+            for c in 0..<span { fy[c] = cos(Double.pi / Double(h) * (Double(y) + 0.5) * Double(c)) }
+            for x in 0..<w {
+                for c in 0..<span { fx[c] = cos(Double.pi / Double(w) * (Double(x) + 0.5) * Double(c)) }
+                let lum = header.lDC + sum(l, header.lx, header.ly, fx, fy)
+                let pv = header.pDC + sum(p, 3, 3, fx, fy)
+                let qv = header.qDC + sum(q, 3, 3, fx, fy)
+                let av = header.hasAlpha ? header.aDC + sum(a, 5, 5, fx, fy) : 1
+                let b = lum - 2.0 / 3.0 * pv
+                let r = (3 * lum - b + qv) / 2
+                let g = r - qv
+                for (i, v) in [r, g, b, av].enumerated() { out[4 * (y * w + x) + i] = UInt8(max(0, min(1, v)) * 255 + 0.5) }
+            }
+        }
+        return out
+    }
+
+    @Test("ThumbHash's decode is the per-pixel formula to the byte, opaque and with alpha, at every shape")
+    func thumbHashDecodeMatchesThePerPixelFormula() throws {
+        var random = SplitMix64(seed: 5)
+        var compared = 0
+        for (w, h) in [(32, 32), (32, 20), (9, 32), (32, 3), (2, 32), (24, 24)] {
+            for alpha in [false, true] {
+                for _ in 0..<6 {
+                    let channels = alpha ? 4 : 3
+                    // Smooth gradients with noise, and for alpha a transparent corner: terms of every size.
+                    let (gx, gy) = (Int(random.next() % 9), Int(random.next() % 9))
+                    let pixels = (0..<w * h * channels).map { i -> UInt8 in
+                        let p = i / channels, x = p % w, y = p / w, c = i % channels
+                        if c == 3 { return x + y < (w + h) / 4 ? 0 : 255 }
+                        return UInt8(truncatingIfNeeded: x * gx * (c + 1) + y * gy + Int(random.next() % 24))
+                    }
+                    let bitmap = Bitmap(width: w, height: h, format: alpha ? .rgba8 : .rgb8, pixels: pixels)
+                    let hash = ImageFingerprint(of: bitmap).thumbhash
+                    for edge in [8, 32] {
+                        let decoded = try hash.decoded(longestEdge: edge)
+                        #expect(decoded.pixels == (try Self.directDecode(hash, longestEdge: edge)), "\(w)x\(h) alpha \(alpha) at \(edge)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared == 144)
+    }
+
     @Test("ThumbHash's RGBA values are each byte over 255, as divided")
     func unitValues() {
         var bytes: [UInt8] = []

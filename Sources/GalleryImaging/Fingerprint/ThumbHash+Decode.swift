@@ -25,12 +25,16 @@ extension ThumbHash {
         let q = try reader.terms(nx: 3, ny: 3, scale: header.qScale * 1.25)
         let a = header.hasAlpha ? try reader.terms(nx: 5, ny: 5, scale: header.aScale) : []
         let span = max(header.lx, header.ly, header.hasAlpha ? 5 : 3)
+        // Each column's cosines, computed once for all rows (each row's once for its columns).
+        let columns = (0..<w).map { x in
+            (0..<span).map { c in cos(Double.pi / Double(w) * (Double(x) + 0.5) * Double(c)) }
+        }
         return Bitmap(width: w, height: h, format: .rgba8) { out in
-            var fx = [Double](repeating: 0, count: span), fy = fx
+            var fy = [Double](repeating: 0, count: span)
             for y in 0..<h {
                 for c in 0..<span { fy[c] = cos(Double.pi / Double(h) * (Double(y) + 0.5) * Double(c)) }
                 for x in 0..<w {
-                    for c in 0..<span { fx[c] = cos(Double.pi / Double(w) * (Double(x) + 0.5) * Double(c)) }
+                    let fx = columns[x]
                     let lum = header.lDC + Self.sum(l, nx: header.lx, ny: header.ly, fx, fy)
                     let pv = header.pDC + Self.sum(p, nx: 3, ny: 3, fx, fy)
                     let qv = header.qDC + Self.sum(q, nx: 3, ny: 3, fx, fy)
@@ -39,11 +43,18 @@ extension ThumbHash {
                     let r = (3 * lum - b + qv) / 2
                     let g = r - qv
                     let o = 4 * (y * w + x)
-                    for (i, v) in [r, g, b, av].enumerated() { out[o + i] = UInt8(max(0, min(1, v)) * 255 + 0.5) }
+                    out[o] = Self.byte(r)
+                    out[o + 1] = Self.byte(g)
+                    out[o + 2] = Self.byte(b)
+                    out[o + 3] = Self.byte(av)
                 }
             }
         }
     }
+
+    /// A channel's value in 0...1 as a byte, rounded.
+    @inline(__always)
+    private static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(1, v)) * 255 + 0.5) }
 
     /// The terms of one channel at one pixel, in the encoder's order (the constant left out).
     private static func sum(_ terms: [Double], nx: Int, ny: Int, _ fx: [Double], _ fy: [Double]) -> Double {
