@@ -57,7 +57,7 @@ extension ThumbHash {
     private static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(1, v)) * 255 + 0.5) }
 
     /// The terms of one channel at one pixel, in the encoder's order (the constant left out).
-    private static func sum(_ terms: [Double], nx: Int, ny: Int, _ fx: [Double], _ fy: [Double]) -> Double {
+    static func sum(_ terms: [Double], nx: Int, ny: Int, _ fx: [Double], _ fy: [Double]) -> Double {
         var total = 0.0, j = 0
         for cy in 0..<ny {
             var cx = cy == 0 ? 1 : 0
