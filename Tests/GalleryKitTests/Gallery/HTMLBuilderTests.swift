@@ -26,9 +26,13 @@ import Testing
     @Test func unescapedTextIsWrittenAsItIsExactlyWhenNothingNeedsEscaping() {
         var samples = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
         samples += (0..<0x80).map { "photo-" + String(UnicodeScalar(UInt8($0))) + "-12.jpg" }
-        samples += ["", "Café", "\u{85}", "\u{202E}x", "שלום", "a b/c?d=e;f", "😀", "\u{FFFD}"]
+        samples += ["", "Café", "\u{85}", "\u{202E}x", "שלום", "a b/c?d=e;f", "😀", "\u{FFFD}", "← All photos", "3 × 2 · 1 MB"]
+        samples += (0x80...0x2FFF).compactMap { UnicodeScalar($0).map { "a" + String($0) + "b" } }
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "Z", "0", " ", "/", "&", "<", ">", "\"", "'", "\t", "\n", "\u{1}", "\u{7F}", "é", "\u{9F}", "\u{2066}", "ש"]
+        let pieces = ["a", "Z", "0", " ", "/", "&", "<", ">", "\"", "'", "\t", "\n", "\u{1}", "\u{7F}", "é", "\u{9F}", "\u{2066}", "ש",
+                      // Either side of each escaped range of non-ASCII characters, and the page's own signs.
+                      "\u{80}", "\u{A0}", "\u{202A}", "\u{202E}", "\u{2029}", "\u{202F}", "\u{2065}", "\u{2069}", "\u{206A}",
+                      "←", "→", "‹", "›", "·", "×", "\u{1F600}"]
         for _ in 0..<2_000 {
             samples.append((0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
         }

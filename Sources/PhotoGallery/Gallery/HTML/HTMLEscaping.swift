@@ -19,15 +19,31 @@ public enum HTMLEscaping {
         out.append(contentsOf: (needsEscaping(text) ? escapedScalars(text) : text).utf8)
     }
 
-    /// Whether `text` has a byte that is not printable ASCII, or is one of the five escaped characters: the
-    /// names, paths and numbers of a page mostly have none, and are then written as they are.
+    /// Whether `text` has a character the escape changes: one of the five escaped characters, an ASCII
+    /// control (tab and line breaks included: they stay, but take the scalar path), a C1 control (U+0080 to
+    /// U+009F: UTF-8 C2 80 to C2 9F) or an explicit bidi control (U+202A to U+202E: E2 80 AA to AE; U+2066 to
+    /// U+2069: E2 81 A6 to A9). The names, paths and numbers of a page mostly have none, nor do its arrows,
+    /// dots and signs (non-ASCII, but none of those), and are then written as they are. A lead byte never
+    /// occurs inside another character's UTF-8, so each byte is looked at in turn.
     @inline(__always)
     static func needsEscaping(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x26 || byte == 0x3C || byte == 0x3E
-                || byte == 0x22 || byte == 0x27 {
-                return true
+            let n = bytes.count
+            var i = 0
+            while i < n {
+                let byte = bytes[i]
+                if byte < 0x80 {
+                    if byte < 0x20 || byte == 0x7F || byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22
+                        || byte == 0x27 { return true }
+                } else if byte == 0xC2 {
+                    if i + 1 < n, bytes[i + 1] <= 0x9F { return true }
+                } else if byte == 0xE2, i + 2 < n {
+                    let (second, third) = (bytes[i + 1], bytes[i + 2])
+                    if second == 0x80, third >= 0xAA, third <= 0xAE { return true }
+                    if second == 0x81, third >= 0xA6, third <= 0xA9 { return true }
+                }
+                i += 1
             }
             return false
         }
