@@ -32,7 +32,7 @@ public struct URLListParser: Sendable {
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         // Split on `isNewline`, not "\n": Swift treats "\r\n" as one Character, so a CRLF
         // file would otherwise come out as a single line.
-        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        for (offset, rawLine) in TextLines.all(Substring(text)).enumerated() {
             guard shard.owns(line: offset) else { continue }
             let line = Self.trimmed(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }

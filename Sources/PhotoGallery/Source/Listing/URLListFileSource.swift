@@ -116,13 +116,13 @@ struct URLListPieces {
         var lines: [Int] = []
         // Split on `isNewline`, as URLListParser does ("\r\n" is one Character).
         while piece.count < Self.size, !done {
-            let end = text[position...].firstIndex(where: \.isNewline) ?? text.endIndex
+            let (end, next) = TextLines.line(in: text, from: position)
             if shard.owns(line: offset) {
                 piece.append(text[position..<end])
                 lines.append(offset)
             }
             offset += 1
-            if end == text.endIndex { done = true } else { position = text.index(after: end) }
+            if let next { position = next } else { done = true }
         }
         guard !piece.isEmpty else { return nil }
         return (URLListParser(parsing: piece.joined(separator: "\n")), lines)
