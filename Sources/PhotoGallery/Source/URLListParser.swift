@@ -36,13 +36,20 @@ public struct URLListParser: Sendable {
             guard shard.owns(line: offset) else { continue }
             let line = Self.trimmed(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let url = PhotoSelector.webURL(line) else {
+            // A plain URL (most lines) is its own absolute form, and its name is read from its bytes; any
+            // other goes through Foundation's parser (``PlainWebURL``).
+            let absolute: String, name: String
+            if let stem = PlainWebURL.stem(line) {
+                (absolute, name) = (line, stem)
+            } else if let url = PhotoSelector.webURL(line) {
+                (absolute, name) = (url.absoluteString, Self.name(for: url))
+            } else {
                 rejected.append(RejectedLine(line: offset + 1, text: line, reason: "not an absolute http or https URL"))
                 continue
             }
-            let id = Self.stableID(for: url.absoluteString)
+            let id = Self.stableID(for: absolute)
             guard seen.insert(id).inserted else { continue }
-            photos.append(Photo(id: id, name: Self.name(for: url), imageURL: url.absoluteString))
+            photos.append(Photo(id: id, name: name, imageURL: absolute))
             lines.append(offset)
         }
     }

@@ -5,7 +5,10 @@ public enum SafeURL {
     /// `text` when it is an absolute http or https URL with a host, else nil, so
     /// `javascript:`, `data:` and friends are dropped rather than escaped.
     public static func web(_ text: String?) -> String? {
-        guard let text, let components = URLComponents(string: text),
+        guard let text else { return nil }
+        // A plain URL is what Foundation's parser gives back, as it is (``PlainWebURL``).
+        if PlainWebURL.isPlain(text) { return text }
+        guard let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty, let url = components.url
         else { return nil }
