@@ -46,8 +46,8 @@ enum PlainWebURL {
         if i < n, bytes[i] == UInt8(ascii: ":") {
             i += 1
             let portStart = i
-            while i < n, i - portStart < 6, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1 }
-            guard i > portStart, i - portStart <= 5 else { return nil }
+            while i < n, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1 }
+            guard (1...5).contains(i - portStart) else { return nil }
         }
         guard i == n || bytes[i] == UInt8(ascii: "/") || bytes[i] == UInt8(ascii: "?") else { return nil }
         let pathStart = i
