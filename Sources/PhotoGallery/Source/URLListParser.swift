@@ -27,12 +27,18 @@ public struct URLListParser: Sendable {
     /// Parses `text`, the contents of a URL list file, keeping only the lines of `shard`
     /// (lines i, from 0, with i mod count == index: appending lines never moves earlier ones).
     public init(parsing text: String, shard: ShardSpec = .whole) {
-        var seen: Set<Int> = []
         // Editors on Windows start a UTF-8 file with a byte-order mark; it is not part of the URL.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         // Split on `isNewline`, not "\n": Swift treats "\r\n" as one Character, so a CRLF
         // file would otherwise come out as a single line.
-        for (offset, rawLine) in TextLines.all(Substring(text)).enumerated() {
+        self.init(lines: TextLines.all(Substring(text)), shard: shard)
+    }
+
+    /// Parses a list's lines, already split (``URLListPieces`` hands on a piece's), numbering them from 1 in
+    /// the order given and keeping only those of `shard`.
+    init(lines rawLines: [Substring], shard: ShardSpec = .whole) {
+        var seen: Set<Int> = []
+        for (offset, rawLine) in rawLines.enumerated() {
             guard shard.owns(line: offset) else { continue }
             let line = Self.trimmed(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }

@@ -125,6 +125,6 @@ struct URLListPieces {
             if let next { position = next } else { done = true }
         }
         guard !piece.isEmpty else { return nil }
-        return (URLListParser(parsing: piece.joined(separator: "\n")), lines)
+        return (URLListParser(lines: piece), lines)
     }
 }

@@ -37,4 +37,18 @@ import Testing
         }
         #expect(Self.drain("", shard: .whole).photos.isEmpty)
     }
+
+    /// A byte-order mark belongs to the file's start only: a line that begins with one is not a URL, wherever it
+    /// falls, the first line of a later piece included (each piece is parsed as its lines, not as a new file).
+    @Test func aByteOrderMarkInsideTheListIsPartOfItsLine() {
+        var lines = (0..<2_100).map { "http://127.0.0.1/p/\($0).jpg" }
+        lines[500] = "\u{FEFF}" + lines[500]
+        lines[1_000] = "\u{FEFF}" + lines[1_000]  // the first line of the second piece
+        let text = "\u{FEFF}" + lines.joined(separator: "\n")
+        let whole = URLListParser(parsing: text)
+        let pieces = Self.drain(text, shard: .whole)
+        #expect(whole.rejected.map(\.line) == [501, 1_001])
+        #expect(pieces.rejected == [501, 1_001])
+        #expect(pieces.photos == whole.photos && pieces.lines == whole.lines)
+    }
 }
