@@ -26,6 +26,35 @@ struct EncodingRoundTripTests {
         #expect(decoded.bitmap == original)
     }
 
+    /// The writer that takes a zlib level makes the default writer's file at libpng's own level (6), chunk
+    /// for chunk and byte for byte, and keeps every pixel at every level.
+    @Test(arguments: PixelFormat.allCases)
+    func pngAtAZlibLevelIsTheSamePNGCompressedOtherwise(format: PixelFormat) throws {
+        let original = Self.pattern(format, width: 301, height: 97)
+        #expect(try ImageEncoder.encodePNG(original, zlibLevel: 6) == ImageEncoder.encodePNG(original))
+        for level in [0, 1, 2, 9] {
+            let png = try ImageEncoder.encodePNG(original, zlibLevel: level)
+            #expect(try ImageDecoder.decode(png, name: "level \(level).png").bitmap == original, "level \(level)")
+        }
+    }
+
+    @Test func lowerZlibLevelsCompressAPhotoLess() throws {
+        let photo = try ImageDecoder.decode(fileAt: Corpus.path("libjpeg-turbo/testorig.jpg")).bitmap
+        let stored = try ImageEncoder.encodePNG(photo, zlibLevel: 0)
+        let fast = try ImageEncoder.encodePNG(photo, zlibLevel: 2)
+        let standard = try ImageEncoder.encodePNG(photo)
+        #expect(stored.count > fast.count && fast.count > standard.count)
+        #expect(stored.count > photo.width * photo.height * 3)  // level 0 stores: every pixel byte and more
+        #expect(try ImageDecoder.decode(fast, name: "fast.png").bitmap == photo)
+    }
+
+    @Test(arguments: [-1, 10])
+    func aZlibLevelOutsideItsRangeIsRefused(level: Int) {
+        #expect(throws: EncodeError.invalidParameter("PNG zlib level \(level) is outside 0...9")) {
+            try ImageEncoder.encodePNG(Self.pattern(.rgb8), zlibLevel: level)
+        }
+    }
+
     @Test func pngOfARealPhotoIsLossless() throws {
         let photo = try ImageDecoder.decode(fileAt: Corpus.path("libjpeg-turbo/testorig.jpg")).bitmap
         let decoded = try ImageDecoder.decode(ImageEncoder.encodePNG(photo), name: "photo.png")

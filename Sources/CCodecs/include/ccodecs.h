@@ -194,6 +194,11 @@ fg_status fg_jpeg_encode(const uint8_t *src, uint32_t width, uint32_t height, si
 fg_status fg_png_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
                         uint8_t **out, size_t *out_len, char *message, size_t message_cap);
 
+/// The same PNG as fg_png_encode (adaptive filters, an sRGB chunk) at zlib `level` 0...9 instead of
+/// libpng's default (6): lower levels compress faster into larger files. On success *out is malloc'd.
+fg_status fg_png_encode_level(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,
+                              int level, uint8_t **out, size_t *out_len, char *message, size_t message_cap);
+
 /// Encodes 8-bit pixels (1 to 4 channels; grey is widened to RGB) as lossy WebP at `quality`
 /// (0...100), keeping alpha when there is some. On success *out is malloc'd (free with fg_free).
 fg_status fg_webp_encode(const uint8_t *src, uint32_t width, uint32_t height, size_t stride, int channels,

@@ -4,7 +4,7 @@ import Foundation
 public enum DemoCacheLocation {
     /// Bumped whenever the derivation (crop, scale, encoder settings) changes, so old caches are
     /// never served as if they were current.
-    public static let derivationVersion = 1
+    public static let derivationVersion = 2
 
     /// `$XDG_CACHE_HOME/fetch-gallery`, else `~/.cache/fetch-gallery`, else the temporary folder.
     public static var defaultRoot: URL {

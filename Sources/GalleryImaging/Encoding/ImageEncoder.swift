@@ -17,11 +17,20 @@ public enum ImageEncoder {
         }
     }
 
-    /// Lossless PNG of any ``PixelFormat`` (8 bits per channel, colour type from the format).
-    public static func encodePNG(_ bitmap: Bitmap) throws(EncodeError) -> [UInt8] {
-        try encode(bitmap, format: "PNG") { src, out, length, message in
-            fg_png_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
-                          Int32(bitmap.format.channels), out, length, message, 256)
+    /// Lossless PNG of any ``PixelFormat`` (8 bits per channel, colour type from the format), with adaptive
+    /// filters and an sRGB chunk. `zlibLevel` (0...9) trades file size for time: nil is libpng's default (6);
+    /// 1 or 2 compress a photograph several times faster into a file 10-15% larger.
+    public static func encodePNG(_ bitmap: Bitmap, zlibLevel: Int? = nil) throws(EncodeError) -> [UInt8] {
+        guard let level = zlibLevel else {
+            return try encode(bitmap, format: "PNG") { src, out, length, message in
+                fg_png_encode(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
+                              Int32(bitmap.format.channels), out, length, message, 256)
+            }
+        }
+        guard (0...9).contains(level) else { throw .invalidParameter("PNG zlib level \(level) is outside 0...9") }
+        return try encode(bitmap, format: "PNG") { src, out, length, message in
+            fg_png_encode_level(src, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
+                                Int32(bitmap.format.channels), Int32(level), out, length, message, 256)
         }
     }
 

@@ -29,6 +29,18 @@ struct DemoImageRendererTests {
         #expect(try renderer.render(photo, size: .medium) == bytes)
     }
 
+    /// The demo's PNGs are written at a fast zlib level: the zlib header's level field (FLEVEL, the top two
+    /// bits of its second byte) says 1 ("fast": levels 2 to 5), where libpng's default writes 2.
+    @Test func pngsAreCompressedAtAFastLevel() throws {
+        let photo = try #require(catalogue.allPhotos.first { $0.format == .png })
+        let bytes = try renderer.render(photo, size: .medium)
+        // The first chunk after the 8-byte signature, the 25-byte IHDR and the 13-byte sRGB chunk.
+        let idat = 8 + 25 + 13
+        #expect(Array(bytes[idat + 4..<idat + 8]) == Array("IDAT".utf8))
+        let flevel = bytes[idat + 9] >> 6
+        #expect(flevel == 1, "zlib FLEVEL \(flevel)")
+    }
+
     @Test func fullSizeMatchesTheCatalogue() throws {
         // The smallest JPEG keeps this quick in a debug build.
         let photo = try #require(catalogue.allPhotos.filter { $0.format != .png }.min { $0.megapixels < $1.megapixels })
