@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // One folder per stage, C only in the shim targets (CCurl, CUnbound, CCodecs, CColor, ...).
@@ -32,7 +32,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without Hummingbird's default trait ConfigurationSupport (swift-configuration's readers, which nothing
+        // here uses): one package less to compile.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         // Already a dependency of Hummingbird; named so the demo server can shut down gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         // `swift package generate-documentation --target GalleryKit` (DocC); a plugin, not linked.
