@@ -56,6 +56,5 @@ bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", b / a}'; }
 
 bench_release_binary() {  # PRODUCT [PATH]: PATH when given, else the release build of PRODUCT (built now, output on stderr)
   if [[ -n "${2:-}" ]]; then echo "$2"; return; fi
-  swift build -c release --product "$1" >&2 || return 1
-  echo "$(swift build -c release --show-bin-path)/$1"
+  "$(dirname "${BASH_SOURCE[0]}")/release-build" "$1"
 }
