@@ -51,7 +51,7 @@ final class ResampleWeightsCache: Sendable {
         if let found { return found }
         let made = ResampleWeights(inputSize: inputSize, inputExtent: inputExtent, outputSize: outputSize, filter: filter)
         // Another thread may have stored the same taps meanwhile: either copy serves.
-        storage.withLock { s in s.entries.setValue(made, forKey: key) }
+        storage.withLock { s in _ = s.entries.setValue(made, forKey: key) }
         return made
     }
 

@@ -40,7 +40,7 @@ public final class SlurmCluster: @unchecked Sendable {
         directory = try TempDirectory(prefix: "slurm")
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count)
-        hostname = String(cString: name)
+        hostname = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         config = SlurmConfig(directory: directory.path, hostname: hostname, cpus: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
                              controllerPort: try Socket.freeLoopbackPort(), nodePort: try Socket.freeLoopbackPort())
         do {

@@ -89,7 +89,7 @@ final class UnboundContext: @unchecked Sendable {
             if length == 4 || length == 16 {
                 var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
                 if inet_ntop(length == 4 ? AF_INET : AF_INET6, bytes, &text, socklen_t(text.count)) != nil {
-                    addresses.append(String(cString: text))
+                    addresses.append(text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
                 }
             }
             i += 1
