@@ -85,12 +85,9 @@ final class UnboundContext: @unchecked Sendable {
         var addresses: [String] = []
         var i = 0
         while let bytes = data[i] {
-            let length = Int(lengths[i])
-            if length == 4 || length == 16 {
-                var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-                if inet_ntop(length == 4 ? AF_INET : AF_INET6, bytes, &text, socklen_t(text.count)) != nil {
-                    addresses.append(text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-                }
+            // An A or AAAA record's 4 or 16 bytes; other lengths are not addresses.
+            if let address = IPAddress(bytes: Array(UnsafeRawBufferPointer(start: bytes, count: Int(lengths[i])))) {
+                addresses.append(address.description)
             }
             i += 1
         }
