@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// The source photographs every demo image is derived from: the files in one folder, sorted by
 /// name so recipe `sourceIndex` values mean the same file everywhere.
@@ -21,7 +22,7 @@ public struct DemoSourcePhotos: Sendable {
         } catch {
             throw .noSourcePhotos(directory: directory.path)
         }
-        let photos = names.filter { Self.extensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        let photos = names.filter { Self.extensions.contains(PathText.fileExtension($0).lowercased()) }.sorted()
         guard !photos.isEmpty else { throw .noSourcePhotos(directory: directory.path) }
         var hash = FNV1a()
         for name in photos {

@@ -157,6 +157,15 @@ final class CurlTransfer: @unchecked Sendable {
             return true
         }
         if sniffPrefix != nil {
+            // A first chunk long enough is judged where it lies: copying it (often the whole photo) into
+            // the prefix would cost an allocation and a copy of the body.
+            if sniffPrefix!.isEmpty && bytes.count >= ImageSignature.bytesNeeded {
+                sniffPrefix = nil
+                guard ImageSignature.detect(bytes) != nil else {
+                    return abort(.notAnImage(prefix: ImageSignature.describe(Array(bytes.prefix(1024)))))
+                }
+                return deliver(bytes)
+            }
             sniffPrefix!.append(contentsOf: bytes)
             if sniffPrefix!.count < ImageSignature.bytesNeeded { return true }
             return flushSniffed()

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 import Glibc
 import GallerySync
 
@@ -18,7 +19,7 @@ final class CommentSpill: Sendable {
     /// A new, empty spill file at `path`.
     init(path: String) throws(GalleryError) {
         self.path = path
-        try POSIX.makeDirectories((path as NSString).deletingLastPathComponent)
+        try POSIX.makeDirectories(PathText.directory(path))
         storage = Locked(Storage(fd: try POSIX.open(path, O_RDWR | O_CREAT | O_TRUNC)))
     }
 

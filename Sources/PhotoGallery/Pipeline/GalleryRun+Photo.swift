@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 extension GalleryRun {
     /// One photo, in three steps, each journaled so nothing complete is done again by a later run: the
@@ -116,7 +117,7 @@ extension GalleryRun {
         let missing = job.thumbnailSizes.filter { size in
             guard let existing = thumbnails[size] else { return true }
             if let wanted = job.thumbnailFormat.fixedExtension,
-               (existing.path as NSString).pathExtension.lowercased() != wanted { return true }
+               PathText.fileExtension(existing.path).lowercased() != wanted { return true }
             return store.size(of: existing.path) == nil || !hasExtraFormats(existing)
         }
         // The display rendition: wanted unless a thumbnail size is the same, or the recorded original is
@@ -126,7 +127,7 @@ extension GalleryRun {
         if displayMissing, let recorded, let width = recorded.width, let height = recorded.height,
            max(width, height) <= displaySize { displayMissing = false }
         if displayMissing, let existing = thumbnails[displaySize],
-           job.thumbnailFormat.fixedExtension.map({ (existing.path as NSString).pathExtension.lowercased() == $0 }) ?? true,
+           job.thumbnailFormat.fixedExtension.map({ PathText.fileExtension(existing.path).lowercased() == $0 }) ?? true,
            store.size(of: existing.path) != nil, hasExtraFormats(existing) { displayMissing = false }
         // Stopping: no new decode work. A finished original stays on disk unjournaled (one still in
         // memory is written now); the next run finds it complete and only makes its thumbnails.

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 import GalleryImaging
 
 /// One photo's original in the gallery folder, and every step of its file's life, decided here once: its
@@ -35,7 +36,7 @@ struct OriginalPlace: Sendable {
 
     /// Makes the photo's sub-folder (photos/ itself exists); one already there is the common case.
     func makeFolder() {
-        POSIX.makeDirectory((destination as NSString).deletingLastPathComponent)
+        POSIX.makeDirectory(PathText.directory(destination))
     }
 
     /// Moves a shard's complete download from its staging folder to its place (nothing for a whole job).
@@ -70,11 +71,11 @@ struct OriginalPlace: Sendable {
     func fixedPath(_ bytes: UnsafeRawBufferPointer) -> String {
         guard let format = ImageFormat.sniff(bytes), format.isDecodable else { return path }
         let wanted = format.fileExtension
-        let current = (path as NSString).pathExtension.lowercased()
+        let current = PathText.fileExtension(path).lowercased()
         guard current != wanted && !(current == "jpeg" && wanted == "jpg") else { return path }
         // Beside the original, in whichever layout it is.
-        return (path as NSString).deletingLastPathComponent + "/"
-            + (GalleryNaming.originalPath(id: id, name: name, extension: wanted) as NSString).lastPathComponent
+        return PathText.directory(path) + "/"
+            + PathText.lastComponent(GalleryNaming.originalPath(id: id, name: name, extension: wanted))
     }
 
     /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);

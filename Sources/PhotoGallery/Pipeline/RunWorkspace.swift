@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// What a run opens in the gallery folder before its first photo, and what its photo tasks write into:
 /// the folders the downloads need, the journal (a shard's own), the comments spill (`--comments`), and
@@ -35,7 +36,7 @@ struct RunWorkspace: Sendable {
         journal = try Journal(folder: folder, journalPath: journalPath)
         startedEmpty = store.holdsOnlyTheFolder && !hadPhotos && journal.count == 0
         comments = job.comments
-            ? try CommentSpill(path: folder + "/" + (journalPath as NSString).deletingLastPathComponent + "/comments.jsonl")
+            ? try CommentSpill(path: folder + "/" + PathText.directory(journalPath) + "/comments.jsonl")
             : nil
         // Running again: the shard is not done until this run writes its part.
         if let layout { store.remove(layout.summaryPath) }
@@ -49,7 +50,7 @@ struct RunWorkspace: Sendable {
         let (id, name) = (selected.photo.id, selected.photo.name)
         func place(_ path: String, stored: Bool, new: Bool = false) -> OriginalPlace {
             // A shard's own staging folder; the two share the file name.
-            let staging = layout.map { folder + "/" + $0.stagingFolder + "/" + (path as NSString).lastPathComponent }
+            let staging = layout.map { folder + "/" + $0.stagingFolder + "/" + PathText.lastComponent(path) }
             return OriginalPlace(folder: folder, path: path, stored: stored, staging: staging, id: id, name: name, new: new)
         }
         if let recorded { return place(recorded.path, stored: true) }
@@ -57,7 +58,7 @@ struct RunWorkspace: Sendable {
         if startedEmpty { return place(path, stored: false, new: true) }
         guard store.size(of: path) == nil else { return place(path, stored: true) }
         // The two paths share their file name: "photos/BBB/NAME" and "photos/NAME".
-        let legacy = "photos/" + (path as NSString).lastPathComponent
+        let legacy = "photos/" + PathText.lastComponent(path)
         let legacyStored = store.size(of: legacy) != nil
         return place(legacyStored ? legacy : path, stored: legacyStored)
     }

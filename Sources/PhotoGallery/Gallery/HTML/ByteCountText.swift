@@ -45,15 +45,20 @@ enum ByteCountText {
             }
         }
         let integerDigits = digits.count - kept.count
-        var integer = digits[..<integerDigits].map(String.init).joined()
-        var grouped = ""
-        while integer.count > 3 {
-            grouped = "," + integer.suffix(3) + grouped
-            integer.removeLast(3)
+        // The text, written as bytes: commas every three integer digits, the fraction without its
+        // trailing zeros.
+        var fractionEnd = digits.count
+        while fractionEnd > integerDigits && digits[fractionEnd - 1] == 0 { fractionEnd -= 1 }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count + digits.count / 3 + 1)
+        for i in 0..<integerDigits {
+            if i > 0 && (integerDigits - i) % 3 == 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "0") + UInt8(digits[i]))
         }
-        grouped = integer + grouped
-        var fractionText = digits[integerDigits...].map(String.init).joined()
-        while fractionText.hasSuffix("0") { fractionText.removeLast() }
-        return fractionText.isEmpty ? grouped : grouped + "." + fractionText
+        if fractionEnd > integerDigits {
+            out.append(UInt8(ascii: "."))
+            for i in integerDigits..<fractionEnd { out.append(UInt8(ascii: "0") + UInt8(digits[i])) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 /// `pages/BBB/ID-slug.html`: one photo as large as the screen allows, with links to the previous and
 /// next photo and back to the index page that shows it, then what is known about it: photographer,
@@ -85,7 +86,7 @@ struct PhotoDetailPage {
     private func links() -> Node {
         var items: [Node] = []
         if let original = entry.original {
-            let format = (original.path as NSString).pathExtension.uppercased()
+            let format = PathText.fileExtension(original.path).uppercased()
             var details = [format.isEmpty ? nil : format]
             if let width = original.width ?? entry.metadata.width, let height = original.height ?? entry.metadata.height {
                 details.append("\(width) × \(height)")

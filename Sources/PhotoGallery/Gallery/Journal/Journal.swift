@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 import Glibc
 import GallerySync
 
@@ -62,7 +63,7 @@ public final class Journal: Sendable {
                 options: Options = Options()) throws(GalleryError) {
         path = folder + "/" + journalPath
         self.options = options
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(path)
         try POSIX.makeDirectories(directory)
         let lockPath = directory + "/lock"
         lockFD = try POSIX.open(lockPath, O_RDWR | O_CREAT)

@@ -17,7 +17,7 @@ final class StreamedFile {
     /// Starts a new version of `path`, creating its folder when missing.
     init(path: String) throws(GalleryError) {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(path)
         try POSIX.makeDirectories(directory.isEmpty ? "." : directory)
         temporary = (directory.isEmpty ? "" : directory + "/") + AtomicFile.temporaryPrefix
             + "\(getpid())-\(UInt64.random(in: 0 ... .max)).tmp"

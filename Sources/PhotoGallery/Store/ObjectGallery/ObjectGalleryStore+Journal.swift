@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 
 extension ObjectGalleryStore {
     // MARK: the run's bookkeeping
@@ -29,7 +30,7 @@ extension ObjectGalleryStore {
                 let remote = path == Self.publishedPath ? Self.publishedKeyPath(journal: journalPath) : path
                 guard let data = try await objects.get(remote) else { continue }
                 do {
-                    try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
+                    try POSIX.makeDirectories(PathText.directory(folder + "/" + path))
                     if path == Self.publishedPath {
                         let fd = log.withLock { $0 }
                         try POSIX.writeAll(fd, data, path: folder + "/" + path)

@@ -1,4 +1,5 @@
 import Foundation
+import GallerySystem
 import GallerySync
 
 /// The gallery in an object store (``ObjectStore``: for `s3://BUCKET/PREFIX` an ``S3ObjectStore``, opened
@@ -31,7 +32,7 @@ public final class ObjectGalleryStore: GalleryStore {
 
     /// Where the list goes in the store: beside the journal at `journalPath` (each shard has its own).
     public static func publishedKeyPath(journal journalPath: String) -> String {
-        (journalPath as NSString).deletingLastPathComponent + "/published.tsv"
+        PathText.directory(journalPath) + "/published.tsv"
     }
 
     private struct State {
@@ -185,7 +186,7 @@ public final class ObjectGalleryStore: GalleryStore {
         let data: [UInt8]?
         do { data = try await objects.get(path) } catch { throw .store(location: location, reason: error.description) }
         guard let data else { return false }
-        try POSIX.makeDirectories((folder + "/" + path as NSString).deletingLastPathComponent)
+        try POSIX.makeDirectories(PathText.directory(folder + "/" + path))
         try AtomicFile.write(data, to: folder + "/" + path)
         return true
     }

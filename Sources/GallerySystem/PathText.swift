@@ -1,0 +1,57 @@
+/// The parts of a path, read from its text: its folder, its last component and that component's
+/// extension, as `NSString`'s `deletingLastPathComponent`, `lastPathComponent` and `pathExtension` give them.
+///
+/// Made for the paths this program builds (a folder, then names joined by single slashes), and read
+/// in their bytes: the Foundation versions first copy the whole path into a new string with its slashes
+/// fixed, a few microseconds each, and a photo names several paths. They also stop the process on a
+/// path of one character (`"a"`, swift-corelibs-foundation in Swift 6.3); these answer `""`.
+///
+/// Trailing slashes are ignored, as Foundation ignores them. Repeated slashes inside a path are kept
+/// as written, where Foundation folds them into one: the file system reads both the same.
+public enum PathText {
+    private static let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+
+    /// The path without its last component: `"photos/577"` for `"photos/577/a.jpg"`, `"/"` for `"/a"`,
+    /// and `""` for a name with no folder.
+    public static func directory(_ path: String) -> String {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let end = trimmedEnd(bytes) else { return bytes.isEmpty ? "" : "/" }
+            guard var cut = bytes[..<end].lastIndex(of: slash) else { return "" }
+            while cut > 0 && bytes[cut - 1] == slash { cut -= 1 }
+            return cut == 0 ? "/" : String(decoding: bytes[..<cut], as: UTF8.self)
+        }
+    }
+
+    /// The last component: `"a.jpg"` for `"photos/577/a.jpg"` (and for `"photos/577/a.jpg/"`), `"/"` for
+    /// `"/"`.
+    public static func lastComponent(_ path: String) -> String {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let end = trimmedEnd(bytes) else { return bytes.isEmpty ? "" : "/" }
+            let start = bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+    }
+
+    /// The last component's extension, without its dot and as written: `"JPG"` for `"a/b.JPG"`, `""` for
+    /// `"a/b"`, `"a/.hidden"` or `"a/b."`.
+    public static func fileExtension(_ path: String) -> String {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let end = trimmedEnd(bytes) else { return "" }
+            let start = bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0
+            // A dot that begins the name (".hidden") starts no extension.
+            guard let dotAt = bytes[start..<end].lastIndex(of: dot), dotAt > start else { return "" }
+            return String(decoding: bytes[(dotAt + 1)..<end], as: UTF8.self)
+        }
+    }
+
+    /// Where the path's text ends once trailing slashes are dropped; nil when nothing is left (an empty
+    /// path, or slashes only).
+    private static func trimmedEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var end = bytes.count
+        while end > 0 && bytes[end - 1] == slash { end -= 1 }
+        return end == 0 ? nil : end
+    }
+}
