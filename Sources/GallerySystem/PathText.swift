@@ -3,8 +3,9 @@
 ///
 /// Made for the paths this program builds (a folder, then names joined by single slashes), and read
 /// in their bytes: the Foundation versions first copy the whole path into a new string with its slashes
-/// fixed, a few microseconds each, and a photo names several paths. They also stop the process on a
-/// path of one character (`"a"`, swift-corelibs-foundation in Swift 6.3); these answer `""`.
+/// fixed, a few microseconds each, and a photo names several paths. And `deletingLastPathComponent` stops
+/// the process on a path of one character (`"a"`, swift-corelibs-foundation in Swift 6.3), where
+/// ``directory(_:)`` answers `""`.
 ///
 /// Trailing slashes are ignored, as Foundation ignores them. Repeated slashes inside a path are kept
 /// as written, where Foundation folds them into one: the file system reads both the same.
