@@ -15,10 +15,10 @@ public enum PathText {
     /// The path without its last component: `"photos/577"` for `"photos/577/a.jpg"`, `"/"` for `"/a"`,
     /// and `""` for a name with no folder.
     public static func directory(_ path: String) -> String {
-        var path = path
-        return path.withUTF8 { bytes in
-            guard let end = trimmedEnd(bytes) else { return bytes.isEmpty ? "" : "/" }
-            guard var cut = bytes[..<end].lastIndex(of: slash) else { return "" }
+        bytes(of: path) { bytes in
+            guard let last = lastComponent(in: bytes) else { return bytes.isEmpty ? "" : "/" }
+            guard last.lowerBound > 0 else { return "" }
+            var cut = last.lowerBound - 1
             while cut > 0 && bytes[cut - 1] == slash { cut -= 1 }
             return cut == 0 ? "/" : String(decoding: bytes[..<cut], as: UTF8.self)
         }
@@ -27,32 +27,35 @@ public enum PathText {
     /// The last component: `"a.jpg"` for `"photos/577/a.jpg"` (and for `"photos/577/a.jpg/"`), `"/"` for
     /// `"/"`.
     public static func lastComponent(_ path: String) -> String {
-        var path = path
-        return path.withUTF8 { bytes in
-            guard let end = trimmedEnd(bytes) else { return bytes.isEmpty ? "" : "/" }
-            let start = bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0
-            return String(decoding: bytes[start..<end], as: UTF8.self)
+        bytes(of: path) { bytes in
+            guard let last = lastComponent(in: bytes) else { return bytes.isEmpty ? "" : "/" }
+            return String(decoding: bytes[last], as: UTF8.self)
         }
     }
 
     /// The last component's extension, without its dot and as written: `"JPG"` for `"a/b.JPG"`, `""` for
     /// `"a/b"`, `"a/.hidden"` or `"a/b."`.
     public static func fileExtension(_ path: String) -> String {
-        var path = path
-        return path.withUTF8 { bytes in
-            guard let end = trimmedEnd(bytes) else { return "" }
-            let start = bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0
+        bytes(of: path) { bytes in
             // A dot that begins the name (".hidden") starts no extension.
-            guard let dotAt = bytes[start..<end].lastIndex(of: dot), dotAt > start else { return "" }
-            return String(decoding: bytes[(dotAt + 1)..<end], as: UTF8.self)
+            guard let last = lastComponent(in: bytes), let dotAt = bytes[last].lastIndex(of: dot),
+                  dotAt > last.lowerBound else { return "" }
+            return String(decoding: bytes[(dotAt + 1)..<last.upperBound], as: UTF8.self)
         }
     }
 
-    /// Where the path's text ends once trailing slashes are dropped; nil when nothing is left (an empty
-    /// path, or slashes only).
-    private static func trimmedEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// Where the last component lies in `bytes`, trailing slashes left out; nil when nothing is left (an
+    /// empty path, or slashes only).
+    private static func lastComponent(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var end = bytes.count
         while end > 0 && bytes[end - 1] == slash { end -= 1 }
-        return end == 0 ? nil : end
+        guard end > 0 else { return nil }
+        return (bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0)..<end
+    }
+
+    /// `body` over the path's UTF-8, without copying it (a native string's bytes are contiguous).
+    private static func bytes(of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> String) -> String {
+        var path = path
+        return path.withUTF8(body)
     }
 }
