@@ -1,5 +1,4 @@
 import Foundation
-import GallerySystem
 
 /// Turns URLs into safe, unique file names inside one folder: the last path component, percent-decoded,
 /// with no `/`, no NUL, never `.`/`..` or hidden, at most 200 bytes, and `-2`, `-3`… for repeats.
@@ -22,7 +21,7 @@ public struct DestinationNamer: Sendable {
         }
         // Names are only ever added, so every suffix below nextSuffix[base] is still taken: starting
         // there gives the same name as counting from 2.
-        let ext = PathText.fileExtension(base)
+        let ext = (base as NSString).pathExtension
         let stem = (base as NSString).deletingPathExtension
         var n = nextSuffix[base] ?? 2
         var candidate: String
