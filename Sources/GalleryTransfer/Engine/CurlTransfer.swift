@@ -161,10 +161,7 @@ final class CurlTransfer: @unchecked Sendable {
             // the prefix would cost an allocation and a copy of the body.
             if sniffPrefix!.isEmpty && bytes.count >= ImageSignature.bytesNeeded {
                 sniffPrefix = nil
-                guard ImageSignature.detect(bytes) != nil else {
-                    return abort(.notAnImage(prefix: ImageSignature.describe(Array(bytes.prefix(1024)))))
-                }
-                return deliver(bytes)
+                return deliverIfImage(bytes)
             }
             sniffPrefix!.append(contentsOf: bytes)
             if sniffPrefix!.count < ImageSignature.bytesNeeded { return true }
@@ -176,10 +173,16 @@ final class CurlTransfer: @unchecked Sendable {
     private func flushSniffed() -> Bool {
         guard let prefix = sniffPrefix else { return true }
         sniffPrefix = nil
-        guard ImageSignature.detect(prefix) != nil else {
-            return abort(.notAnImage(prefix: ImageSignature.describe(prefix)))
+        return prefix.withUnsafeBytes { deliverIfImage($0) }
+    }
+
+    /// Delivers the body's first bytes when they start with an image signature; otherwise ends the transfer,
+    /// saying what they are instead (from their first 1 KB, all that ``ImageSignature/describe(_:)`` reads).
+    private func deliverIfImage(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard ImageSignature.detect(bytes) != nil else {
+            return abort(.notAnImage(prefix: ImageSignature.describe(Array(bytes.prefix(1024)))))
         }
-        return prefix.withUnsafeBytes { deliver($0) }
+        return deliver(bytes)
     }
 
     private func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
