@@ -29,6 +29,17 @@ import Testing
         #expect(result.body == Array(bytes[50_000..<50_010]))
     }
 
+    /// A reset comes after every byte before it has reached the client, even one that reads slowly: a reset
+    /// sent while bytes still wait in the server's send queue would drop them, so a slow client got fewer.
+    @Test func resetDeliversEveryByteBeforeItToASlowReader() throws {
+        let large = patternBytes(2_000_000)
+        let server = try serve(.file(large).reset(afterBodyBytes: 1_000_000))
+        let result = try Curl.run(["--limit-rate", "4M", server.url("/f")], timeout: 30)
+        #expect(result.exitCode == 56)  // CURLE_RECV_ERROR
+        #expect(result.body.count == 1_000_000)
+        #expect(result.body.elementsEqual(large[..<1_000_000]))
+    }
+
     @Test func lyingLongContentLengthIsAPartialFile() throws {
         let server = try serve(.file(bytes).declaringContentLength(200_000))
         let result = try Curl.run([server.url("/f")])

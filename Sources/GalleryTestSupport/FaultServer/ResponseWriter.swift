@@ -81,6 +81,9 @@ struct ResponseWriter {
         }
         if let stall = stallPending, !core.pause(stall.seconds) { return false }
         if faults.resetAfter.map({ $0 < body.count }) ?? false {
+            // A reset drops what still waits in the send queue: wait until the client has every byte sent,
+            // so that a client reading slowly (a busy machine) gets exactly the bytes before the reset.
+            guard awaitAcknowledged(within: 10) else { return false }
             Socket.resetOnClose(fd)
             return false
         }
@@ -88,6 +91,17 @@ struct ResponseWriter {
         if faults.chunked {
             let last = Array("0\r\n\r\n".utf8)
             return Socket.sendAll(fd, last[...]) == last.count
+        }
+        return true
+    }
+
+    /// Waits until the peer has acknowledged every byte sent, or `seconds` pass (a client that stopped
+    /// reading). False if the server is stopping.
+    private func awaitAcknowledged(within seconds: Double) -> Bool {
+        var waited = 0.0
+        while let pending = Socket.unacknowledgedBytes(fd), pending > 0, waited < seconds {
+            guard core.pause(0.002) else { return false }
+            waited += 0.002
         }
         return true
     }

@@ -142,6 +142,12 @@ enum Socket {
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
+    /// Bytes written to `fd` that the peer has not yet acknowledged (SIOCOUTQ), or nil if unknown.
+    static func unacknowledgedBytes(_ fd: Int32) -> Int? {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(TIOCOUTQ), &count) == 0 ? Int(count) : nil
+    }
+
     /// Waits until `fd` is readable or `timeout` seconds pass (nil: forever). True if readable.
     static func waitReadable(_ fd: Int32, timeout: Double?) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
