@@ -92,7 +92,7 @@ struct DecodingGIFTests {
                     #expect(name == path && w == size.0 && h == size.1 && limit.contains("limit"), "\(error)")
                 }
             }
-            #expect(elapsed < .milliseconds(200))
+            #expect(elapsed < .seconds(1))  // a decode of 65535 x 65535 would take far longer, and gigabytes
         }
     }
 
