@@ -59,14 +59,20 @@ public enum GalleryNaming {
         return value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
     }
 
-    /// Path of the downloaded original (room left for the engine's `.part.meta` while it downloads).
+    /// File name of the downloaded original, in either layout (room left for the engine's `.part.meta`
+    /// while it downloads).
+    public static func originalFileName(id: Int, name: String, extension ext: String) -> String {
+        fileName(id: id, name: name, extension: ext, reserving: partialSuffixRoom)
+    }
+
+    /// Path of the downloaded original.
     public static func originalPath(id: Int, name: String, extension ext: String) -> String {
-        "photos/" + bucket(id: id) + "/" + fileName(id: id, name: name, extension: ext, reserving: partialSuffixRoom)
+        "photos/" + bucket(id: id) + "/" + originalFileName(id: id, name: name, extension: ext)
     }
 
     /// Where the original was before the fan-out (`photos/ID-slug.EXT`): found there, it is used there.
     public static func legacyOriginalPath(id: Int, name: String, extension ext: String) -> String {
-        "photos/" + fileName(id: id, name: name, extension: ext, reserving: partialSuffixRoom)
+        "photos/" + originalFileName(id: id, name: name, extension: ext)
     }
 
     /// Path of the thumbnail whose longest edge is `size` pixels.

@@ -74,8 +74,7 @@ struct OriginalPlace: Sendable {
         let current = PathText.fileExtension(path).lowercased()
         guard current != wanted && !(current == "jpeg" && wanted == "jpg") else { return path }
         // Beside the original, in whichever layout it is.
-        return PathText.directory(path) + "/"
-            + PathText.lastComponent(GalleryNaming.originalPath(id: id, name: name, extension: wanted))
+        return PathText.directory(path) + "/" + GalleryNaming.originalFileName(id: id, name: name, extension: wanted)
     }
 
     /// The extension for an original, from its URL (`.jpg`/`.jpeg`/`.png`/`.webp`/`.gif`, else `.jpg`);
