@@ -9,9 +9,7 @@ public enum AtomicWrite {
     /// `fsync`ed before it is published and the folder after, so it survives a power loss.
     public static func replace(_ path: String, with bytes: [UInt8], durable: Bool,
                                kind: TemporaryFile.Kind = .automatic) throws(SystemError) {
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-        var directory = slash.map { String(path[..<$0]) } ?? "."
-        if directory.isEmpty { directory = "/" }
+        let directory = PathText.folder(of: path)
         var file: TemporaryFile
         do throws(SystemError) {
             file = try TemporaryFile.create(in: directory, kind: kind)
@@ -40,9 +38,7 @@ public enum AtomicWrite {
     /// anything was published (the name is taken, the folder is missing, no `O_TMPFILE` or `/proc`), and
     /// the caller takes its own way. A write or sync error throws, naming `path`; nothing is published then.
     public static func createNew(_ path: String, with bytes: [UInt8], durable: Bool) throws(SystemError) -> Bool {
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let folder = slash.map { String(path[..<$0]) } ?? "."
-        guard let file = TemporaryFile.anonymous(in: folder.isEmpty ? "/" : folder) else { return false }
+        guard let file = TemporaryFile.anonymous(in: PathText.folder(of: path)) else { return false }
         defer { Syscall.closeQuietly(file.fd) }
         try Syscall.writeAll(file.fd, bytes, path: path)
         if durable { try Syscall.fsync(file.fd, path: path) }

@@ -21,9 +21,7 @@ public struct BufferedFile {
         do throws(SystemError) {
             fd = try Syscall.open(path, flags)
         } catch where makingParents && error.errno == ENOENT {
-            let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-            let parent = slash.map { String(path[..<$0]) } ?? "."
-            try Syscall.makeDirectories(parent.isEmpty ? "/" : parent)
+            try Syscall.makeDirectories(PathText.folder(of: path))
             fd = try Syscall.open(path, flags)
         }
     }

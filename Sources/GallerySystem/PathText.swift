@@ -24,6 +24,12 @@ public enum PathText {
         }
     }
 
+    /// The folder that holds `path`, for a system call: ``directory(_:)``, or `"."` for a bare name.
+    public static func folder(of path: String) -> String {
+        let folder = directory(path)
+        return folder.isEmpty ? "." : folder
+    }
+
     /// The last component: `"a.jpg"` for `"photos/577/a.jpg"` (and for `"photos/577/a.jpg/"`), `"/"` for
     /// `"/"`.
     public static func lastComponent(_ path: String) -> String {

@@ -85,9 +85,7 @@ extension Syscall {
 
     /// ``syncDirectory(_:)`` of the folder holding `path`, best effort (`.` for a bare name).
     public static func syncDirectoryQuietly(of path: String) {
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        try? syncDirectory(directory.isEmpty ? "/" : directory)
+        try? syncDirectory(PathText.folder(of: path))
     }
 }
 

@@ -27,6 +27,15 @@ import Testing
         #expect(PathText.fileExtension(".") == "")
     }
 
+    /// The folder a system call is given for a file's path: "." for a bare name, "/" at the root.
+    @Test func theFolderOfAFile() {
+        #expect(PathText.folder(of: "a.jpg") == ".")
+        #expect(PathText.folder(of: "a") == ".")
+        #expect(PathText.folder(of: "/a.jpg") == "/")
+        #expect(PathText.folder(of: "/dev/shm/out/pages/1/x.html") == "/dev/shm/out/pages/1")
+        #expect(PathText.folder(of: "pages/1/x.html") == "pages/1")
+    }
+
     /// Repeated slashes inside are kept as written (Foundation folds them); the folder is the same one.
     @Test func repeatedSlashesInsideAreKept() {
         #expect(PathText.directory("a//b/c.jpg") == "a//b")

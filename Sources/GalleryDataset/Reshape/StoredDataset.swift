@@ -183,7 +183,7 @@ final class StoredDataset: Sendable {
         let copy = SpooledShard(folder: spool.folder + "/\(n)", path: spool.folder + "/\(n)/" + shard.name)
         for key in shard.keys {
             let path = copy.folder + "/" + key
-            do { try Syscall.makeDirectories(String(path[..<path.lastIndex(of: "/")!])) } catch {
+            do { try Syscall.makeDirectories(PathText.directory(path)) } catch {
                 throw .output("cannot make the folder for a copy of \(store.location(of: key)): \(error)")
             }
             let size: Int64?

@@ -25,7 +25,7 @@ public struct FolderObjectStore: ObjectStore {
     public func location(of key: String) -> String { root + "/" + key }
 
     public func check(prefix: String) async throws(ObjectStoreError) {
-        let folder = prefix.isEmpty ? root : directory(of: location(of: prefix + "x"))
+        let folder = prefix.isEmpty ? root : PathText.folder(of: location(of: prefix + "x"))
         do { try Syscall.makeDirectories(folder) } catch { throw Self.failure(error) }
     }
 
@@ -150,11 +150,6 @@ public struct FolderObjectStore: ObjectStore {
             throw .invalidKey(key, location: root)
         }
         return location(of: key)
-    }
-
-    func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     static func failure(_ error: SystemError) -> ObjectStoreError {
