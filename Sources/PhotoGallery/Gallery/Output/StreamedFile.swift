@@ -17,9 +17,9 @@ final class StreamedFile {
     /// Starts a new version of `path`, creating its folder when missing.
     init(path: String) throws(GalleryError) {
         self.path = path
-        let directory = PathText.directory(path)
-        try POSIX.makeDirectories(directory.isEmpty ? "." : directory)
-        temporary = (directory.isEmpty ? "" : directory + "/") + AtomicFile.temporaryPrefix
+        let folder = PathText.folder(of: path)
+        try POSIX.makeDirectories(folder)
+        temporary = folder + "/" + AtomicFile.temporaryPrefix
             + "\(getpid())-\(UInt64.random(in: 0 ... .max)).tmp"
         fd = try POSIX.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
     }
