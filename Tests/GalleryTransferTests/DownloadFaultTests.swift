@@ -208,10 +208,7 @@ import Testing
     }
 
     @Test func connectionRefusedIsRetriedThenReported() async throws {
-        // Port 1 (tcpmux) is never served here. The port of a server just stopped is not safe: tests run in
-        // parallel, and another test's server took it while the retries went on (seen: the photo downloaded,
-        // and that test saw a request it never made).
-        let url = "http://127.0.0.1:1/a.jpg"
+        let url = FaultServer.refusedURL("/a.jpg")
         let dir = try TempDirectory()
         let error = try #require(await Kit.failure(Kit.engine(), DownloadRequest(url: url, destination: dir.file("a"))))
         #expect(error.reason == .connectionFailed)

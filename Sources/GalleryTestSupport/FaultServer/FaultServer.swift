@@ -41,6 +41,11 @@ public final class FaultServer: Sendable {
     /// `baseURL` + `path` (which should start with `/`).
     public func url(_ path: String) -> String { baseURL + path }
 
+    /// `path` on a loopback port nobody listens on, so a connection is refused: port 1 (tcpmux), never served
+    /// here. Not the port of a server just stopped: tests run in parallel, and another test's server may take it
+    /// in between (seen: a 404 instead of a refusal, and a download from another test's server).
+    public static func refusedURL(_ path: String) -> String { "http://127.0.0.1:1" + path }
+
     /// `url(path)` as a Foundation `URL`.
     public func urlValue(_ path: String) -> URL { URL(string: url(path))! }
 

@@ -71,9 +71,7 @@ public enum HostileScenario: String, CaseIterable, Sendable, CustomStringConvert
     public func install(on server: FaultServer, path: String, payload: [UInt8]) {
         let scenario = self
         let target = server.url(path)
-        // Port 1 (tcpmux) is never served here. A port that was free a moment ago is not safe: tests run
-        // in parallel, and another test's server may take it in between (seen: a 404 instead of a refusal).
-        let closedPort = self == .redirectToClosedPort ? "http://127.0.0.1:1/gone.jpg" : ""
+        let closedPort = self == .redirectToClosedPort ? FaultServer.refusedURL("/gone.jpg") : ""
         // The bomb is built now, not by the first request that asks for it: building it in the response path
         // left the client waiting on a silent server (under TSan and load, past a 1 s low-speed window and
         // even an 8 s deadline), so the scenario failed as a stall instead of as a bomb.
