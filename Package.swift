@@ -28,15 +28,11 @@ let package = Package(
         .library(name: "DatasetFormats", targets: ["DatasetFormats"]),
         .library(name: "GalleryObjectStore", targets: ["GalleryObjectStore"]),
         .library(name: "GalleryServe", targets: ["GalleryServe"]),
+        .library(name: "GalleryHTTPServer", targets: ["GalleryHTTPServer"]),
         .executable(name: "fetch-gallery", targets: ["fetch-gallery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Without Hummingbird's default trait ConfigurationSupport (swift-configuration's readers, which nothing
-        // here uses): one package less to compile.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
-        // Already a dependency of Hummingbird; named so the demo server can shut down gracefully.
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         // `swift package generate-documentation --target GalleryKit` (DocC); a plugin, not linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -117,15 +113,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The HTTP/1.1 server under the demo catalogue and `serve`: a thread per connection, keep-alive, sendfile,
+        // graceful stop. Our own and small, so a first build compiles no SwiftNIO (it was half of the build).
+        .target(name: "GalleryHTTPServer", dependencies: ["GallerySync", "GallerySystem"]),
         // The built-in 500px-style demo catalogue server (`serve-demo`, and the default job source).
         .target(
             name: "GalleryDemo",
             dependencies: [
                 "GalleryImaging",
+                "GalleryHTTPServer",
                 "GallerySync",
                 "GallerySystem",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/demo-photos")],
             swiftSettings: optimizedImaging
@@ -138,8 +136,7 @@ let package = Package(
                 "GallerySync",
                 "GallerySystem",
                 "CCrypto",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "GalleryHTTPServer",
             ]
         ),
         // Scripts/bench-cache: the pipeline's cold, warm and coalesced requests on real photos.
@@ -156,7 +153,8 @@ let package = Package(
         .testTarget(name: "GalleryImagingTests", dependencies: ["GalleryImaging", "CScaling", "GalleryTestSupport", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryTransferTests", dependencies: ["GalleryTransfer", "GalleryTestSupport", "GallerySync"], exclude: ["Fixtures"]),
         .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "PhotoGallery", "GalleryDataset", "GalleryRunner", "GalleryTestSupport", "GalleryTestTraits", "GallerySync", "GallerySystem"], exclude: ["Fixtures"]),
-        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryTestSupport", "GallerySync"]),
+        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "GalleryHTTPServer", "GalleryTestSupport", "GallerySync",
+                                                          "GallerySystem"]),
         .testTarget(name: "CLITests", dependencies: ["GalleryTestSupport", "GalleryTestTraits", "GallerySync"]),
         // The gallery viewer in Debian's Chromium (headless, through chromedriver), on a gallery the built command made.
         .testTarget(name: "BrowserTests", dependencies: ["GalleryTestSupport"]),

@@ -3,8 +3,8 @@ import GalleryKit
 
 /// The thumbnail service without HTTP: an imgproxy URL path (and the client's Accept and
 /// If-None-Match) in, an encoded image and its headers out, through one shared ``ImagePipeline``,
-/// a result cache and coalescing of identical requests. ``ServeServer`` puts it behind Hummingbird;
-/// another server framework can call ``image(path:accept:ifNoneMatch:)`` the same way.
+/// a result cache and coalescing of identical requests. ``ServeServer`` puts it behind an HTTP server;
+/// a server framework (Hummingbird, Vapor) can call ``image(path:accept:ifNoneMatch:)`` the same way.
 public final class ImageService: Sendable {
     /// An answer to send.
     public struct Answer: Sendable {

@@ -1,3 +1,5 @@
+import GalleryHTTPServer
+
 /// What the server knows about one representation, used to answer conditional and range requests.
 struct RepresentationValidators: Sendable, Equatable {
     /// Body length in bytes.

@@ -1,28 +1,29 @@
-import Hummingbird
+import GalleryHTTPServer
 
 /// Serves `/images/ID/SIZE.EXT`: the cached file with a strong ETag, Last-Modified and
 /// `Accept-Ranges: bytes`, answering Range, If-Range, If-None-Match and If-Modified-Since per
-/// ``RangeDecision``. The body is streamed from disk by Hummingbird's `FileIO`.
+/// ``RangeDecision``. The body goes from the file to the socket by sendfile.
 struct ImageResponder: Sendable {
     let catalogue: DemoCatalogue
     let store: DemoImageStore
-    let fileIO = FileIO()
 
-    func respond(to request: Request, context: some RequestContext) async throws -> Response {
-        guard let id = context.parameters.get("id", as: Int.self),
-              let file = context.parameters.get("file"),
+    func respond(to request: HTTPServerRequest, id: Substring, file: Substring) async -> HTTPServerResponse {
+        guard let id = Int(id),
               let photo = catalogue.photo(id: id),
-              let (size, fileExtension) = Self.parse(file: file),
+              let (size, fileExtension) = Self.parse(file: String(file)),
               fileExtension == photo.format.fileExtension
-        else { return APIResponses.error(.notFound, "No such image: \(request.uri.path)") }
-
-        if let variant = catalogue.variantPhoto(of: photo) {
-            return try await respondSynthetic(photo, variant: variant, size: size, to: request)
-        }
-        let image = try await store.image(for: photo, size: size)
-        return try await Self.answer(request, validators: image.validators, mediaType: image.format.mediaType) { range in
-            if let range { return try await fileIO.loadFile(path: image.path, range: range, context: context) }
-            return try await fileIO.loadFile(path: image.path, context: context)
+        else { return APIResponses.error(404, "No such image: \(request.path)") }
+        do throws(DemoError) {
+            if let variant = catalogue.variantPhoto(of: photo) {
+                return try await respondSynthetic(photo, variant: variant, size: size, to: request)
+            }
+            let image = try await store.image(for: photo, size: size)
+            return Self.answer(request, validators: image.validators, mediaType: image.format.mediaType) { range in
+                guard let range else { return .file(path: image.path, offset: 0, count: image.validators.length) }
+                return .file(path: image.path, offset: Int64(range.lowerBound), count: range.count)
+            }
+        } catch {
+            return .text(500, "\(error)\n")
         }
     }
 
@@ -30,53 +31,53 @@ struct ImageResponder: Sendable {
     /// (``SyntheticImage``), built in memory (about 50 kB) and answered with the same conditional and
     /// range rules as a file.
     private func respondSynthetic(_ photo: DemoPhoto, variant: DemoPhoto, size: DemoImageSize,
-                                  to request: Request) async throws -> Response {
+                                  to request: HTTPServerRequest) async throws(DemoError) -> HTTPServerResponse {
         let image = try await store.image(for: variant, size: size)
         let bytes = try SyntheticImage.bytes(of: photo.id, from: image.path)
         let tag = image.validators.entityTag.dropFirst().dropLast()
         let validators = RepresentationValidators(length: bytes.count, entityTag: "\"syn\(photo.id)-\(tag)\"",
                                                   lastModified: image.validators.lastModified)
-        return try await Self.answer(request, validators: validators, mediaType: image.format.mediaType) { range in
-            ResponseBody(byteBuffer: ByteBuffer(bytes: range.map { bytes[$0] } ?? bytes[...]))
+        return Self.answer(request, validators: validators, mediaType: image.format.mediaType) { range in
+            .bytes(range.map { Array(bytes[$0]) } ?? bytes)
         }
     }
 
     /// One image answered with validators, `Accept-Ranges: bytes` and the conditional and range rules of
-    /// ``RangeDecision``; `body` gives the whole representation (nil) or one range of it, and is not
-    /// asked for on a HEAD request.
-    private static func answer(_ request: Request, validators: RepresentationValidators, mediaType: String,
-                               body: (ClosedRange<Int>?) async throws -> ResponseBody) async throws -> Response {
-        var headers = HTTPFields()
-        headers[.eTag] = validators.entityTag
-        headers[.lastModified] = validators.lastModifiedText
-        headers[.acceptRanges] = "bytes"
-        // Derived images never change for a given URL within one cache version.
-        headers[.cacheControl] = "public, max-age=86400"
-
+    /// ``RangeDecision``; `body` gives the whole representation (nil) or one range of it (the server leaves
+    /// it out of a HEAD answer).
+    private static func answer(_ request: HTTPServerRequest, validators: RepresentationValidators, mediaType: String,
+                               body: (ClosedRange<Int>?) -> HTTPServerResponse.Body) -> HTTPServerResponse {
+        var response = HTTPServerResponse(status: 200, headers: [
+            ("ETag", validators.entityTag),
+            ("Last-Modified", validators.lastModifiedText),
+            ("Accept-Ranges", "bytes"),
+            // Derived images never change for a given URL within one cache version.
+            ("Cache-Control", "public, max-age=86400"),
+        ])
+        let ifNoneMatch = request.headerValues("If-None-Match")
         let conditions = ConditionalRequest(
-            range: request.headers[.range], ifRange: request.headers[.ifRange],
-            ifNoneMatch: request.headers[values: .ifNoneMatch].isEmpty
-                ? nil : request.headers[values: .ifNoneMatch].joined(separator: ","),
-            ifModifiedSince: request.headers[.ifModifiedSince]
-        )
-        let isHead = request.method == .head
+            range: request.header("Range"), ifRange: request.header("If-Range"),
+            ifNoneMatch: ifNoneMatch.isEmpty ? nil : ifNoneMatch.joined(separator: ","),
+            ifModifiedSince: request.header("If-Modified-Since"))
         switch RangeDecision.decide(conditions, for: validators) {
         case .notModified:
-            return Response(status: .notModified, headers: headers)
+            response.status = 304
         case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(validators.length)"
-            headers[.contentLength] = "0"
-            return Response(status: .rangeNotSatisfiable, headers: headers)
+            response.status = 416
+            response[header: "Content-Range"] = "bytes */\(validators.length)"
+            response[header: "Content-Length"] = "0"
         case .full:
-            headers[.contentType] = mediaType
-            headers[.contentLength] = String(validators.length)
-            return Response(status: .ok, headers: headers, body: isHead ? ResponseBody() : try await body(nil))
+            response[header: "Content-Type"] = mediaType
+            response[header: "Content-Length"] = String(validators.length)
+            response.body = body(nil)
         case let .partial(range):
-            headers[.contentType] = mediaType
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(validators.length)"
-            headers[.contentLength] = String(range.count)
-            return Response(status: .partialContent, headers: headers, body: isHead ? ResponseBody() : try await body(range))
+            response.status = 206
+            response[header: "Content-Type"] = mediaType
+            response[header: "Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound)/\(validators.length)"
+            response[header: "Content-Length"] = String(range.count)
+            response.body = body(range)
         }
+        return response
     }
 
     /// `2048.jpg` -> (.full, "jpg").

@@ -1,6 +1,5 @@
 import Foundation
-import Hummingbird
-import ServiceLifecycle
+import GalleryHTTPServer
 import GallerySync
 
 /// The demo catalogue HTTP server, running in the background of the current process on
@@ -21,17 +20,14 @@ public final class DemoServer: Sendable {
     public let catalogue: DemoCatalogue
     /// The derived-image cache behind `/images`.
     public let store: DemoImageStore
-    private let group: ServiceGroup
-    private let running: Task<Void, any Error>
+    private let server: HTTPServer
 
-    private init(port: Int, host: String, catalogue: DemoCatalogue, store: DemoImageStore, group: ServiceGroup,
-                 running: Task<Void, any Error>) {
-        self.port = port
-        self.baseURL = "http://\(host):\(port)"
+    private init(host: String, catalogue: DemoCatalogue, store: DemoImageStore, server: HTTPServer) {
+        self.port = server.port
+        self.baseURL = "http://\(host):\(server.port)"
         self.catalogue = catalogue
         self.store = store
-        self.group = group
-        self.running = running
+        self.server = server
     }
 
     /// The one line a command prints when it starts the server: the base URL first (so scripts
@@ -58,86 +54,25 @@ public final class DemoServer: Sendable {
         let baseURL = BaseURLBox()
         let routes = CatalogueRoutes(catalogue: catalogue, images: ImageResponder(catalogue: catalogue, store: store),
                                      baseURL: baseURL)
-        let router = Router()
-        routes.register(on: router)
-
         let host = configuration.host
-        let bound = StartSignal()
-        var application = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "fetch-gallery-demo"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? configuration.port
-                baseURL.value = "http://\(host):\(port)"
-                bound.finish(.success(port))
-            }
-        )
-        if !configuration.verboseServerLog { application.logger.logLevel = .warning }
-        // Our own group, without signal handlers (the process may have its own), so stop() can
-        // shut down gracefully: cancelling app.run() instead trips NIO's "writer deinited
-        // without finish()" precondition for connections still open.
-        let group = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
-        let running = Task {
-            do {
-                try await group.run()
-                bound.finish(.failure(.serverStartFailed(host: host, port: configuration.port, reason: "server stopped before binding")))
-            } catch {
-                bound.finish(.failure(.serverStartFailed(host: host, port: configuration.port, reason: String(describing: error))))
-                throw error
-            }
+        var http = HTTPServer.Configuration(host: host, port: configuration.port, serverName: "fetch-gallery-demo")
+        http.threadName = "demo-http"
+        let server: HTTPServer
+        do { server = try HTTPServer.start(http) { request in await routes.respond(to: request) } } catch {
+            throw .serverStartFailed(host: host, port: configuration.port, reason: "\(error)")
         }
-        let port = try await bound.wait()
-        return DemoServer(port: port, host: host, catalogue: catalogue, store: store, group: group, running: running)
+        baseURL.value = "http://\(host):\(server.port)"
+        return DemoServer(host: host, catalogue: catalogue, store: store, server: server)
     }
 
     /// Stops listening, lets requests in progress finish (for at most `grace` seconds, then cuts
     /// them off) and waits until the server has shut down.
     public func stop(grace: Double = 5) async {
-        await group.triggerGracefulShutdown()
-        let running = self.running
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(grace))
-            running.cancel()
-        }
-        _ = await running.result
-        deadline.cancel()
+        await server.stop(grace: grace)
     }
 
-    /// Waits until the server stops (only after ``stop()``, or if it fails).
+    /// Waits until the server stops (only after ``stop()``).
     public func waitUntilStopped() async {
-        _ = await running.result
-    }
-}
-
-/// A one-shot hand-over of the bind result from Hummingbird's callback to ``DemoServer/start(_:)``.
-/// Whichever of "bound" or "failed" comes first wins; later calls are ignored.
-private final class StartSignal: Sendable {
-    private struct State {
-        var result: Result<Int, DemoError>?
-        var waiter: HandOffContinuation<Result<Int, DemoError>, Never>?
-    }
-
-    private let state = Locked(State())
-
-    func finish(_ result: Result<Int, DemoError>) {
-        let waiter = state.withLock { state -> HandOffContinuation<Result<Int, DemoError>, Never>? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: result)
-    }
-
-    func wait() async throws(DemoError) -> Int {
-        let result = await withHandOffContinuation { (continuation: HandOffContinuation<Result<Int, DemoError>, Never>) in
-            let ready = state.withLock { state -> Result<Int, DemoError>? in
-                if let result = state.result { return result }
-                state.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-        return try result.get()
+        await server.waitUntilStopped()
     }
 }

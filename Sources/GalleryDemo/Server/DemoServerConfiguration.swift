@@ -20,9 +20,6 @@ public struct DemoServerConfiguration: Sendable {
     public var concurrentRenders = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Replaces the codec-based renderer (benchmarks measuring the server alone).
     public var renderer: (any DemoImageRendering)?
-    /// Whether Hummingbird's own info log lines (server started, ...) are printed; off by
-    /// default because the CLI prints its own one-line notice.
-    public var verboseServerLog = false
 
     public init() {}
 }

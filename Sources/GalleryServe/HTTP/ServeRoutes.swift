@@ -1,6 +1,6 @@
 import Foundation
+import GalleryHTTPServer
 import GalleryKit
-import Hummingbird
 
 /// The HTTP face of an ``ImageService``: imgproxy's processing URLs at `/`, `/info/...`, `/health`
 /// and `/metrics`, one access-log line and one metrics sample per request.
@@ -13,51 +13,45 @@ public struct ServeRoutes: Sendable {
         log = service.configuration.accessLog ? AccessLog() : nil
     }
 
-    /// Registers every route on `router`.
-    public func register<Context: RequestContext>(on router: Hummingbird.Router<Context>) {
-        router.get("/health") { _, _ in "ok\n" }
-        router.get("/metrics") { _, _ in
-            Self.respond(200, "text/plain; version=0.0.4", Array(self.metricsText().utf8))
-        }
-        router.get("/info/**") { request, _ in await self.answer(request, info: true) }
-        router.get("**") { request, _ in await self.answer(request, info: false) }
+    /// The answer to one request (GET; HEAD is answered as GET without the body).
+    public func respond(to request: HTTPServerRequest) async -> HTTPServerResponse {
+        guard request.method == "GET" || request.isHead else { return .text(405, "only GET and HEAD are served\n") }
+        let path = request.path
+        if path == "/health" { return .text(200, "ok\n") }
+        if path == "/metrics" { return .text(200, metricsText(), contentType: "text/plain; version=0.0.4") }
+        if path.hasPrefix("/info/") { return await answer(request, info: true) }
+        return await answer(request, info: false)
     }
 
-    func answer(_ request: Request, info: Bool) async -> Response {
+    func answer(_ request: HTTPServerRequest, info: Bool) async -> HTTPServerResponse {
         let started = ContinuousClock.now
-        let path = request.uri.path
-        var response: Response
+        let path = request.path
+        var response: HTTPServerResponse
         var cache = "-"
         do throws(ServeError) {
             if info {
-                response = Self.respond(200, "application/json", try await service.info(path: String(path.dropFirst("/info".count))))
+                response = HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                              body: .bytes(try await service.info(path: String(path.dropFirst("/info".count)))))
             } else {
-                let answer = try await service.image(path: path, accept: request.headers[.accept],
-                                                     ifNoneMatch: request.headers[.ifNoneMatch])
+                let answer = try await service.image(path: path, accept: request.header("Accept"),
+                                                     ifNoneMatch: request.header("If-None-Match"))
                 cache = answer.cacheStatus
-                var headers = HTTPFields()
-                headers[.contentType] = answer.contentType
-                headers[.eTag] = answer.etag
-                headers[.cacheControl] = "public, max-age=\(service.configuration.ttl)"
-                if answer.variesByAccept { headers[.vary] = "Accept" }
-                headers[.init("X-Cache")!] = answer.cacheStatus
-                response = Response(status: .init(code: answer.status), headers: headers,
-                                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+                var headers: [(name: String, value: String)] = [
+                    ("Content-Type", answer.contentType), ("ETag", answer.etag),
+                    ("Cache-Control", "public, max-age=\(service.configuration.ttl)"),
+                ]
+                if answer.variesByAccept { headers.append(("Vary", "Accept")) }
+                headers.append(("X-Cache", answer.cacheStatus))
+                response = HTTPServerResponse(status: answer.status, headers: headers, body: .bytes(answer.body))
             }
         } catch {
-            response = Self.respond(error.status, "text/plain; charset=utf-8", Array((error.message + "\n").utf8))
+            response = .text(error.status, error.message + "\n")
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
-        let bytes = response.body.contentLength ?? 0
-        service.metrics.request(status: response.status.code, seconds: seconds, bytes: bytes)
-        log?.line(method: "GET", path: path, status: response.status.code, seconds: seconds, bytes: bytes, cache: cache)
+        let bytes = response.forbidsBody ? 0 : response.body.count
+        service.metrics.request(status: response.status, seconds: seconds, bytes: bytes)
+        log?.line(method: request.method, path: path, status: response.status, seconds: seconds, bytes: bytes, cache: cache)
         return response
-    }
-
-    static func respond(_ status: Int, _ type: String, _ body: [UInt8]) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        return Response(status: .init(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     func metricsText() -> String {

@@ -1,32 +1,29 @@
-import Foundation
+import GalleryHTTPServer
 import GalleryKit
-import Hummingbird
-import ServiceLifecycle
 
-/// `fetch-gallery serve`'s server: an ``ImageService`` behind Hummingbird, listening until SIGTERM or
-/// SIGINT, then draining: no new connections, requests in flight answered, then exit.
+/// `fetch-gallery serve`'s server: an ``ImageService`` behind GalleryHTTPServer until `stop` returns (the
+/// command's SIGTERM or SIGINT), then draining: no new connections, requests in flight answered, then return.
 ///
 /// ```swift
 /// var configuration = ServeConfiguration()
 /// configuration.root = "/srv/photos"
 /// let service = try ImageService(configuration: configuration)
-/// let router = Hummingbird.Router()
-/// ServeRoutes(service: service).register(on: router)   // in any Hummingbird app
+/// let routes = ServeRoutes(service: service)      // or call service.image(path:...) from any framework
+/// let answer = await routes.respond(to: HTTPServerRequest(method: "GET", target: "/insecure/rs:fit:300/plain/a.jpg"))
 /// ```
 public enum ServeServer {
-    /// Serves until a signal; `onListening` receives the bound port once connections are accepted.
-    public static func run(_ service: ImageService, onListening: @escaping @Sendable (Int) -> Void) async throws {
-        let router = Hummingbird.Router()
-        ServeRoutes(service: service).register(on: router)
+    /// Serves until `stop` returns; `onListening` receives the bound port once connections are accepted.
+    /// Answers in progress then get `grace` seconds to finish.
+    public static func run(_ service: ImageService, grace: Double = 10, until stop: @Sendable () async -> Void,
+                           onListening: @Sendable (Int) -> Void) async throws(HTTPServerError) {
+        let routes = ServeRoutes(service: service)
         let configuration = service.configuration
-        var application = Application(
-            router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fetch-gallery-serve"),
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) })
-        application.logger.logLevel = .warning
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: application.logger))
-        try await group.run()
+        var http = HTTPServer.Configuration(host: configuration.host, port: configuration.port, serverName: "fetch-gallery-serve")
+        http.threadName = "serve-http"
+        let server = try HTTPServer.start(http) { request in await routes.respond(to: request) }
+        onListening(server.port)
+        await stop()
+        await server.stop(grace: grace)
         service.pipeline.shutdown()
     }
 }

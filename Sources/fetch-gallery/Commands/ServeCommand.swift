@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GalleryServe
-import Synchronization
 
 /// `fetch-gallery serve`: the thumbnail service with imgproxy's URLs (docs/SERVE.md). Thin: flags and
 /// imgproxy's environment variables into a ``ServeConfiguration``; GalleryServe does the rest.
@@ -106,14 +105,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let host = configuration.host
-        let listening = ListeningFlag()
+        // Before the socket: from here on SIGTERM and SIGINT stop the server gracefully (a second one exits at once).
+        let interrupts = Interrupts()
         do {
-            try await ServeServer.run(service) { port in
-                listening.set()
+            try await ServeServer.run(service, until: { _ = await interrupts.wait() }) { port in
                 StandardOutput.line("listening on http://\(host):\(port)")
             }
         } catch {
-            StandardError.line("fetch-gallery serve: " + (listening.isSet ? "\(error)" : "cannot listen on \(bind): \(error)"))
+            StandardError.line("fetch-gallery serve: \(error)")
             throw ExitCode.failure
         }
         StandardError.line("fetch-gallery serve: stopped")
@@ -130,11 +129,4 @@ struct ServeCommand: AsyncParsableCommand {
             return ImageURLParser(presets: presetList, onlyPresets: onlyPresets, signer: signer)
         }
     }
-}
-
-/// Whether the server has bound its socket (a failure before that is a failure to listen).
-private final class ListeningFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .relaxed) }
-    func set() { value.store(true, ordering: .relaxed) }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import GalleryDemo
+import GalleryHTTPServer
 
 @Suite("Range and conditional request rules")
 struct RangeDecisionTests {

@@ -7,14 +7,13 @@ import Darwin
 /// IMF-fixdate (RFC 9110 §5.6.7), the only date format a server may send, e.g.
 /// `Sun, 06 Nov 1994 08:49:37 GMT`.
 ///
-/// Hummingbird's own formatter is internal, and the validators need exact, locale-free text:
-/// If-Range compares dates as strings, so the format must be byte-stable.
-enum HTTPDate {
+/// Exact, locale-free text: If-Range compares dates as strings, so the format must be byte-stable.
+public enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Formats whole seconds since 1970 (UTC).
-    static func format(epochSeconds: Int) -> String {
+    public static func format(epochSeconds: Int) -> String {
         var time = time_t(epochSeconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -25,7 +24,7 @@ enum HTTPDate {
 
     /// Parses an IMF-fixdate; `nil` for anything else (the obsolete RFC 850 and asctime forms are
     /// not accepted, which only means such a client gets a full response instead of a 304).
-    static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> Int? {
         let fields = text.split(separator: " ")
         guard fields.count == 6, fields[5] == "GMT", fields[0].hasSuffix(","),
               let day = Int32(fields[1]), let monthIndex = months.firstIndex(of: String(fields[2])),
