@@ -4,8 +4,8 @@ import Glibc
 /// `errno` becomes a ``SystemError`` naming the call and the address, `EINTR` is retried, every descriptor
 /// is close-on-exec. Sends never raise SIGPIPE (`MSG_NOSIGNAL`): a client gone is an `EPIPE` error.
 extension Syscall {
-    /// A TCP socket listening on `host`:`port` (a name or a numeric IPv4 or IPv6 address; port 0 lets the
-    /// system pick one), with `SO_REUSEADDR`. Returns the descriptor and the port bound.
+    /// A TCP socket listening on `host`:`port` (a name, or a numeric IPv4 or IPv6 address, bracketed or not;
+    /// port 0 lets the system pick one), with `SO_REUSEADDR`. Returns the descriptor and the port bound.
     public static func listenTCP(host: String, port: Int, backlog: Int32 = 1024) throws(SystemError) -> (fd: Int32, port: Int) {
         let place = "\(host):\(port)"
         var hints = addrinfo()
@@ -13,7 +13,9 @@ extension Syscall {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &list)
+        // An IPv6 address may come bracketed, as in a URL: [::1].
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let status = getaddrinfo(name.isEmpty ? nil : name, String(port), &hints, &list)
         guard status == 0, let first = list else {
             // getaddrinfo's own codes are not errnos; EADDRNOTAVAIL says "no such address" in the same words users know.
             throw SystemError(call: "getaddrinfo", path: place, errno: status == EAI_SYSTEM ? Glibc.errno : EADDRNOTAVAIL)

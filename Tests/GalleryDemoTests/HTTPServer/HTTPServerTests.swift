@@ -123,6 +123,16 @@ struct HTTPServerTests {
         #expect(refused.status == 0)
     }
 
+    @Test func anIPv6AddressIsListenedOnBracketedOrNot() async throws {
+        for host in ["[::1]", "::1"] {
+            let server = try HTTPServer.start(.init(host: host, port: 0, serverName: "six"), handler: Self.echo)
+            let response = try await DemoCurl.run(["-g", "http://[::1]:\(server.port)/six?q=6"])
+            await server.stop()
+            #expect(response.status == 200, "\(host)")
+            #expect(response.text == "GET /six q=6\n")
+        }
+    }
+
     @Test func aPortInUseIsAnErrorNamingIt() throws {
         let first = try Self.start(Self.echo)
         defer { Task { await first.stop() } }
