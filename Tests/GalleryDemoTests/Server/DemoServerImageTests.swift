@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryDemo
+import GalleryHTTPServer
 
 /// Image serving checked with the real curl binary: validators, ranges, If-Range, 416, 304.
 /// Uses the 100 px size so each test renders one small image.
