@@ -154,7 +154,8 @@ struct HTTPServerTests {
 /// Raw bytes over a TCP connection to 127.0.0.1.
 enum RawHTTP {
     static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a child another suite spawns (serve-demo, curl) must not inherit the connection.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
