@@ -1,3 +1,5 @@
+import Foundation
+
 /// One HTTP/1.1 request as the server read it: the request line and the header fields (the body, which no
 /// route here takes, is read and dropped).
 public struct HTTPServerRequest: Sendable {
@@ -49,38 +51,12 @@ public struct HTTPServerRequest: Sendable {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts[0] == name else { return nil }
             let value = parts.count > 1 ? parts[1] : ""
-            return Self.percentDecoded(value) ?? String(value)
+            return String(value).removingPercentEncoding ?? String(value)
         }
     }
 
     /// The first value of the query parameter `name`, or nil.
     public func queryValue(_ name: String) -> String? { queryValues(name).first }
-
-    /// `%XX` sequences decoded as UTF-8; nil when one is malformed or the bytes are not UTF-8.
-    public static func percentDecoded(_ text: Substring) -> String? {
-        guard text.contains("%") else { return String(text) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     /// `text` without the spaces and tabs around it.
     static func trimmed(_ text: Substring) -> Substring {
